@@ -1,0 +1,37 @@
+// barracuda info: what this binary can run on.
+#include <omp.h>
+
+#include <iostream>
+
+#include "apps/commands.hpp"
+#include "apps/exit_codes.hpp"
+#include "backend/device_info.hpp"
+
+namespace barracuda::apps {
+
+int info_command() {
+    std::cout << "barracuda " << BARRACUDA_VERSION << " (" << BARRACUDA_BUILD_TYPE << ")\n"
+              << "backends:\n"
+              << "  cpu   OpenMP, " << omp_get_max_threads() << " threads\n";
+    if (!backend::cuda_built()) {
+        std::cout << "  cuda  not built (nvcc was not found at build time)\n";
+    } else {
+        const int v = backend::cuda_runtime_version();
+        std::cout << "  cuda  built for sm_" << BARRACUDA_CUDA_ARCHS << ", runtime " << v / 1000 << "." << (v % 1000) / 10
+                  << "\n";
+        const auto gpus = backend::cuda_devices();
+        if (gpus.empty()) std::cout << "        no CUDA GPU available: runs use the CPU backend\n";
+        for (const auto& g : gpus)
+            std::cout << "  gpu " << g.index << ": " << g.name << ", " << g.total_memory / (1 << 20) << " MiB ("
+                      << g.free_memory / (1 << 20) << " MiB free), compute capability " << g.compute_major << "."
+                      << g.compute_minor << ", " << g.multiprocessors << " multiprocessors\n";
+    }
+    std::cout << "lattices: D2Q9, D3Q15, D3Q19, D3Q27\n"
+              << "collisions: bgk, trt (all lattices), mrt (D2Q9, D3Q19)\n"
+              << "equilibria: compressible, incompressible (He-Luo)\n"
+              << "precisions: fp64, fp32 (shifted populations)\n"
+              << "streaming: two-copy pull, fused stream-collide\n";
+    return Ok;
+}
+
+}  // namespace barracuda::apps

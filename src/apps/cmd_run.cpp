@@ -1,0 +1,116 @@
+// barracuda run: parse and check the case (before anything is allocated),
+// pick the backend, run with a live progress line, print a summary.
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdio>
+#include <iostream>
+
+#include "apps/commands.hpp"
+#include "apps/exit_codes.hpp"
+#include "common/error.hpp"
+#include "io/case_file.hpp"
+#include "io/run_writer.hpp"
+#include "sim/simulation.hpp"
+
+namespace barracuda::apps {
+
+namespace {
+
+std::string format_duration(double s) {
+    char b[32];
+    if (s < 60) std::snprintf(b, sizeof b, "%.0f s", s);
+    else if (s < 3600) std::snprintf(b, sizeof b, "%dm%02ds", int(s) / 60, int(s) % 60);
+    else std::snprintf(b, sizeof b, "%dh%02dm", int(s) / 3600, (int(s) % 3600) / 60);
+    return b;
+}
+
+/// One live line on a terminal; a line every few seconds otherwise (logs, CI).
+class ProgressLine {
+public:
+    explicit ProgressLine(bool quiet) : quiet_(quiet), tty_(isatty(STDERR_FILENO)) {}
+    void operator()(const sim::Progress& p) {
+        if (quiet_) return;
+        const auto now = std::chrono::steady_clock::now();
+        const bool last = p.step == p.total;
+        if (!tty_ && !last && now - last_print_ < std::chrono::seconds(5)) return;
+        last_print_ = now;
+        std::fprintf(stderr, "%sstep %lld/%lld  %.1f MLUPS  ETA %s  max|u| %.4g%s", tty_ ? "\r\033[K" : "",
+                     static_cast<long long>(p.step), static_cast<long long>(p.total), p.mlups,
+                     format_duration(p.eta_seconds).c_str(), p.u_max, tty_ ? "" : "\n");
+        std::fflush(stderr);
+        printed_ = true;
+    }
+    void finish() {
+        if (printed_ && tty_) std::fprintf(stderr, "\n");
+    }
+
+private:
+    bool quiet_, tty_, printed_ = false;
+    std::chrono::steady_clock::time_point last_print_{};
+};
+
+sim::BackendChoice parse_backend(const std::string& s, sim::BackendChoice fallback) {
+    if (s == "cpu") return sim::BackendChoice::Cpu;
+    if (s == "cuda") return sim::BackendChoice::Cuda;
+    if (s == "auto") return sim::BackendChoice::Auto;
+    return fallback;
+}
+
+}  // namespace
+
+int run_command(const RunOptions& options) {
+    sim::CaseSpec spec;
+    try {
+        spec = options.case_file.empty() ? io::parse_case_string(io::default_case_toml(), options.overrides, "default case")
+                                         : io::parse_case_file(options.case_file, options.overrides);
+    } catch (const CaseError& e) {
+        std::cerr << "error: " << e.what() << "\n";
+        return CaseInvalid;
+    }
+    const auto backend = parse_backend(options.backend, spec.run.backend);
+    const std::string out_dir = options.out.empty() ? spec.output.directory : options.out;
+    ProgressLine progress(options.quiet);
+    try {
+        sim::Simulation simulation(spec, backend);
+        std::cerr << "barracuda: " << spec.title << " | " << simulation.engine().description() << " | " << spec.size[0]
+                  << " x " << spec.size[1] << " x " << spec.size[2] << " cells, " << spec.run.steps << " steps\n";
+        io::RunWriter writer(spec, out_dir);
+        if (writer.directory().renamed)
+            std::cerr << "note: '" << out_dir << "' holds an earlier run's results; writing to '"
+                      << writer.directory().path.string() << "' instead\n";
+        const auto r = simulation.run(&writer, [&](const sim::Progress& p) { progress(p); });
+        progress.finish();
+        std::cout << "done: " << r.steps << " steps" << (r.steady ? " (steady state reached)" : "") << " in "
+                  << format_duration(r.wall_seconds) << " (" << r.wall_seconds << " s), " << r.mlups << " MLUPS\n"
+                  << "max |u| = " << r.last.u_max << ", density in [" << r.last.rho_min << ", " << r.last.rho_max
+                  << "]\n"
+                  << "output: " << writer.directory().path.string() << " (" << writer.files().size()
+                  << " files; open fields.pvd in ParaView";
+        if (!writer.last_png().empty()) std::cout << ", quick look: " << writer.last_png().filename().string();
+        std::cout << ")\n";
+        return Ok;
+    } catch (const CaseError& e) {
+        progress.finish();
+        std::cerr << "error: " << e.what() << "\n";
+        return CaseInvalid;
+    } catch (const ResourceError& e) {
+        progress.finish();
+        std::cerr << "error: " << e.what() << "\n";
+        return NoResources;
+    } catch (const DivergenceError& e) {
+        progress.finish();
+        std::cerr << "error: " << e.what() << "\n";
+        return Diverged;
+    } catch (const OutputError& e) {
+        progress.finish();
+        std::cerr << "error: " << e.what() << "\n";
+        return OutputFailed;
+    } catch (const std::exception& e) {
+        progress.finish();
+        std::cerr << "internal error: " << e.what() << "\n";
+        return InternalError;
+    }
+}
+
+}  // namespace barracuda::apps

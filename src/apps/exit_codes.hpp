@@ -1,0 +1,16 @@
+// Documented exit codes of the barracuda command (docs/cli.md).
+#pragma once
+
+namespace barracuda::apps {
+
+enum ExitCode : int {
+    Ok = 0,
+    InternalError = 1,  // a bug or an unexpected failure
+    UsageError = 2,     // bad command line (unknown option, missing value)
+    CaseInvalid = 3,    // the case file or a --set value is invalid
+    NoResources = 4,    // no GPU for backend = cuda, not enough memory
+    Diverged = 5,       // the run became unstable; the last good output is kept
+    OutputFailed = 6,   // output could not be written
+};
+
+}  // namespace barracuda::apps

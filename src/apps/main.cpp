@@ -1,0 +1,54 @@
+// barracuda: the command line. `barracuda run` with no case runs the built-in
+// default (a 3D lid-driven cavity) on the GPU if there is one, else the CPU.
+#include <CLI/CLI.hpp>
+
+#include <iostream>
+
+#include "apps/commands.hpp"
+#include "apps/exit_codes.hpp"
+
+int main(int argc, char** argv) {
+    using namespace barracuda::apps;
+    CLI::App app{"Barracuda: a lattice Boltzmann CFD solver for GPUs and CPUs.\n"
+                 "Exit codes: 0 ok, 1 internal error, 2 bad command line, 3 invalid case, 4 no GPU or not enough "
+                 "memory, 5 diverged, 6 output failed."};
+    app.require_subcommand(0, 1);
+    app.set_version_flag("--version", std::string("barracuda ") + BARRACUDA_VERSION);
+
+    RunOptions run;
+    auto* run_cmd = app.add_subcommand("run", "Run a case (default: the built-in 3D lid-driven cavity)");
+    run_cmd->add_option("CASE", run.case_file, "Case file (TOML); see docs/case-file.md")->check(CLI::ExistingFile);
+    run_cmd->add_option("--set", run.overrides, "Override a case key, e.g. --set model.tau=0.8 (repeatable)")
+        ->allow_extra_args(false);
+    run_cmd->add_option("--backend", run.backend, "Backend: auto, cpu or cuda (overrides run.backend)")
+        ->check(CLI::IsMember({"auto", "cpu", "cuda"}));
+    run_cmd->add_option("--out", run.out, "Output directory (overrides output.directory)");
+    run_cmd->add_flag("-q,--quiet", run.quiet, "No progress line");
+
+    app.add_subcommand("info", "Backends, GPUs and build options");
+
+    BenchOptions bench;
+    auto* bench_cmd = app.add_subcommand("bench", "Measure the stream-collide kernel (MLUPS, bytes/cell, GB/s)");
+    bench_cmd->add_option("--size", bench.sizes, "Cube edge N (N^3 cells; N^2 for D2Q9), repeatable");
+    bench_cmd->add_option("--lattice", bench.lattice, "D2Q9, D3Q15, D3Q19 or D3Q27")
+        ->check(CLI::IsMember({"D2Q9", "D3Q15", "D3Q19", "D3Q27"}));
+    bench_cmd->add_option("--collision", bench.collision, "bgk, trt or mrt")->check(CLI::IsMember({"bgk", "trt", "mrt"}));
+    bench_cmd->add_option("--precision", bench.precision, "fp32 or fp64")->check(CLI::IsMember({"fp32", "fp64"}));
+    bench_cmd->add_option("--backend", bench.backend, "auto, cpu or cuda")->check(CLI::IsMember({"auto", "cpu", "cuda"}));
+    bench_cmd->add_option("--steps", bench.steps, "Timed steps per repetition (default: from the size)")
+        ->check(CLI::PositiveNumber);
+    bench_cmd->add_option("--repetitions", bench.repetitions, "Timed repetitions (the median is reported)")
+        ->check(CLI::PositiveNumber);
+    bench_cmd->add_flag("--json", bench.json, "Print JSON instead of a table");
+
+    try {
+        app.parse(argc, argv);
+    } catch (const CLI::ParseError& e) {
+        const int code = app.exit(e);
+        return code == 0 ? Ok : UsageError;
+    }
+    if (*bench_cmd) return bench_command(bench);
+    if (app.got_subcommand("info")) return info_command();
+    if (*run_cmd || app.get_subcommands().empty()) return run_command(run);
+    return Ok;
+}

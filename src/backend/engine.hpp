@@ -1,0 +1,74 @@
+// What a backend offers the simulation layer: a lattice of populations it
+// initialises, advances and observes. Concrete engines are templates over
+// lattice x equilibrium x collision x storage, instantiated only for the
+// combinations the registry offers.
+#pragma once
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "boundary/face_table.hpp"
+#include "lattice/lattice.hpp"
+#include "physics/collision_mrt.hpp"
+#include "physics/model.hpp"
+#include "storage/grid.hpp"
+#include "storage/precision.hpp"
+
+namespace barracuda::backend {
+
+struct EngineSetup {
+    lattice::Kind lattice = lattice::Kind::D3Q19;
+    physics::CollisionKind collision = physics::CollisionKind::BGK;
+    physics::EquilibriumKind equilibrium = physics::EquilibriumKind::Compressible;
+    storage::Precision precision = storage::Precision::FP32;
+    storage::Grid grid{};
+    boundary::FaceTable faces{};
+    std::vector<std::uint8_t> node_kind;  // one per cell: boundary::Fluid or boundary::Solid
+    double tau = 0.6;
+    double trt_magic = 3.0 / 16.0;
+    physics::MrtRateSet mrt{};  // shear is set from tau by the engine
+    double force[3] = {0, 0, 0};
+};
+
+/// Reductions over the macroscopic fields, for the stability watch, steady-state
+/// test and progress line.
+struct Observation {
+    double rho_min = 0, rho_max = 0, u_max = 0;
+    std::int64_t bad_cell = -1;  // first cell with NaN/Inf or density outside the sane range
+    double bad_density = 0;      // density at bad_cell
+    double bad_speed = 0;        // |u| at bad_cell
+    double change_l2 = 0;        // sqrt(sum |u - u_prev|^2) since the previous observation (if tracked)
+    double norm_l2 = 0;          // sqrt(sum |u|^2)
+};
+
+class Engine {
+public:
+    virtual ~Engine() = default;
+    /// e.g. "cpu D3Q19 bgk compressible fp32 two-copy pull"
+    virtual std::string description() const = 0;
+    /// Sets every fluid cell to the equilibrium of (rho, u); u has three values per cell.
+    virtual void initialize(const std::vector<double>& rho, const std::vector<double>& u) = 0;
+    virtual void step(std::int64_t steps) = 0;
+    /// Density and velocity (pre-collision, as the next step sees them) on the host;
+    /// solid nodes report rho = 1, u = 0.
+    virtual void fields(std::vector<double>& rho, std::vector<double>& u) = 0;
+    /// Shifted post-collision populations f_i - w_i, as [i * cells + cell], in double.
+    virtual void populations(std::vector<double>& f) = 0;
+    /// Computes the macroscopic fields in place and reduces them. With track_change,
+    /// also the change of u since the previous tracked observation.
+    virtual Observation observe(double rho_lo, double rho_hi, bool track_change) = 0;
+    /// Bytes moved per cell update by the stream-collide kernel (populations + node kind).
+    virtual std::int64_t bytes_per_cell_update() const = 0;
+    /// Bytes the engine holds for populations and node kinds.
+    virtual std::int64_t memory_bytes() const = 0;
+};
+
+std::unique_ptr<Engine> make_cpu_engine(const EngineSetup& setup);
+/// Throws ResourceError when built without CUDA or when no GPU is present.
+std::unique_ptr<Engine> make_cuda_engine(const EngineSetup& setup);
+
+/// Throws CaseError when the combination is not offered (e.g. MRT on D3Q27).
+void check_offered(const EngineSetup& setup);
+
+}  // namespace barracuda::backend

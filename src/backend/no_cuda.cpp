@@ -1,0 +1,20 @@
+// Stand-ins when the binary is built without the CUDA backend: they report
+// its absence, so `--backend cuda` gets a clear error.
+#include "backend/device_info.hpp"
+#include "backend/engine.hpp"
+#include "common/error.hpp"
+
+namespace barracuda::backend {
+
+#if defined(BARRACUDA_WITH_CUDA)
+bool cuda_built() { return true; }
+#else
+bool cuda_built() { return false; }
+std::vector<GpuInfo> cuda_devices() { return {}; }
+int cuda_runtime_version() { return 0; }
+std::unique_ptr<Engine> make_cuda_engine(const EngineSetup&) {
+    throw ResourceError("backend = cuda: this binary was built without the CUDA backend (nvcc was not found)");
+}
+#endif
+
+}  // namespace barracuda::backend

@@ -1,0 +1,57 @@
+// Boundary conditions on the six faces of the box. Node kinds and their values
+// are data handed to the fused kernel; the per-cell rules are in rules.hpp.
+#pragma once
+#include <array>
+#include <string_view>
+
+namespace barracuda::boundary {
+
+enum class FaceType : unsigned char {
+    Periodic,    // the axis wraps; set through the domain's periodicity
+    Wall,        // half-way bounce-back, wall half a spacing outside the last node layer
+    MovingWall,  // half-way bounce-back with the wall-momentum term (Toelke & Krafczyk 2008, eq. 9)
+    Velocity,    // prescribed velocity on the face nodes
+    Pressure,    // prescribed density (pressure p = cs2 rho) on the face nodes
+};
+
+enum class Method : unsigned char {
+    ZouHe,        // Zou & He 1997, generalised: non-equilibrium bounce-back + transverse momentum correction
+    Equilibrium,  // face node set to the equilibrium of the prescribed state
+};
+
+struct FaceSpec {
+    FaceType type = FaceType::Wall;
+    Method method = Method::ZouHe;
+    std::array<double, 3> velocity{0, 0, 0};  // MovingWall, Velocity
+    double density = 1.0;                     // Pressure
+};
+
+enum Face : int { XMin = 0, XMax, YMin, YMax, ZMin, ZMax };
+
+constexpr std::string_view face_name(int f) {
+    constexpr std::string_view names[6] = {"x_min", "x_max", "y_min", "y_max", "z_min", "z_max"};
+    return names[f];
+}
+constexpr std::string_view type_name(FaceType t) {
+    switch (t) {
+        case FaceType::Periodic: return "periodic";
+        case FaceType::Wall: return "wall";
+        case FaceType::MovingWall: return "moving_wall";
+        case FaceType::Velocity: return "velocity";
+        case FaceType::Pressure: return "pressure";
+    }
+    return "?";
+}
+
+/// Node kinds stored per cell (one byte). Face nodes are recognised from their
+/// coordinates, so the array only needs to tell fluid from solid; the other
+/// values appear in output to show the user what each face node is.
+enum NodeKind : unsigned char {
+    Fluid = 0,
+    Solid = 1,
+    WallFace = 2,      // output only
+    VelocityFace = 3,  // output only
+    PressureFace = 4,  // output only
+};
+
+}  // namespace barracuda::boundary

@@ -1,0 +1,371 @@
+// Case files: TOML -> sim::CaseSpec. This file knows the layout of a case
+// (docs/case-file.md); io/toml_access.* does the typed access and the messages.
+// Checks that need one key (types, word choices, which keys go together) are
+// here; checks that relate several values are in sim::validate_case.
+#include "io/case_file.hpp"
+
+#include <array>
+#include <fstream>
+#include <limits>
+#include <sstream>
+
+#include "common/error.hpp"
+#include "io/toml_access.hpp"
+#include "sim/validate.hpp"
+
+namespace barracuda::io {
+
+namespace {
+
+using detail::Section;
+using boundary::FaceType;
+namespace lat = lattice;
+
+constexpr std::array<std::string_view, 6> face_names = {"x_min", "x_max", "y_min", "y_max", "z_min", "z_max"};
+constexpr std::array<std::string_view, 3> axis_names = {"x", "y", "z"};
+
+// Every key a case may hold; "obstacle[]" is each [[obstacle]] table.
+std::vector<std::string> known_keys() {
+    std::vector<std::string> keys = {
+        "title",
+        "model.lattice", "model.collision", "model.equilibrium", "model.precision",
+        "model.tau", "model.viscosity", "model.trt_magic",
+        "model.mrt.s_e", "model.mrt.s_eps", "model.mrt.s_q", "model.mrt.s_pi", "model.mrt.s_m",
+        "domain.size", "domain.periodic",
+        "initial.density", "initial.velocity",
+        "force.body",
+        "run.steps", "run.steady_tolerance", "run.check_interval", "run.density_range", "run.backend",
+        "output.directory", "output.interval", "output.fields", "output.formats", "output.compression",
+        "output.slice_axis", "output.slice_position",
+    };
+    for (std::string_view face : face_names)
+        for (const char* k : {"type", "method", "velocity", "density"})
+            keys.push_back("boundary." + std::string(face) + "." + k);
+    for (const char* k : {"shape", "name", "min", "max", "center", "radius", "axis"})
+        keys.push_back(std::string("obstacle[].") + k);
+    return keys;
+}
+
+template <class E, std::size_t N>
+std::optional<E> read_choice(const Section& s, std::string_view key, const std::array<std::string_view, N>& words,
+                             const std::array<E, N>& values) {
+    if (auto i = s.choice(key, words)) return values[*i];
+    return std::nullopt;
+}
+
+// Velocities and forces: [x, y] or [x, y, z]; a missing z is 0.
+std::optional<std::array<double, 3>> read_vector(const Section& s, std::string_view key) {
+    auto v = s.numbers(key, 2, 3);
+    if (!v) return std::nullopt;
+    return std::array<double, 3>{(*v)[0], (*v)[1], v->size() == 3 ? (*v)[2] : 0.0};
+}
+
+// Positions: a 3D lattice needs all three coordinates, a 2D one may leave z out.
+std::optional<std::array<double, 3>> read_point(const Section& s, std::string_view key, int dims) {
+    auto v = s.numbers(key, std::size_t(dims), 3);
+    if (!v) return std::nullopt;
+    return std::array<double, 3>{(*v)[0], (*v)[1], v->size() == 3 ? (*v)[2] : 0.0};
+}
+
+void read_model(const Section& m, sim::ModelSpec& model) {
+    using sim::Collision, sim::Equilibrium, sim::Precision;
+    const auto lattice = read_choice(m, "lattice", std::array<std::string_view, 4>{"D2Q9", "D3Q15", "D3Q19", "D3Q27"},
+                                     std::array{lat::Kind::D2Q9, lat::Kind::D3Q15, lat::Kind::D3Q19, lat::Kind::D3Q27});
+    if (!lattice) m.fail_missing("lattice", "choose \"D2Q9\", \"D3Q15\", \"D3Q19\" or \"D3Q27\"");
+    model.lattice = *lattice;
+    model.collision = read_choice(m, "collision", std::array<std::string_view, 3>{"bgk", "trt", "mrt"},
+                                  std::array{Collision::BGK, Collision::TRT, Collision::MRT})
+                          .value_or(model.collision);
+    model.equilibrium = read_choice(m, "equilibrium", std::array<std::string_view, 2>{"compressible", "incompressible"},
+                                    std::array{Equilibrium::Compressible, Equilibrium::Incompressible})
+                            .value_or(model.equilibrium);
+    model.precision = read_choice(m, "precision", std::array<std::string_view, 2>{"fp32", "fp64"},
+                                  std::array{Precision::FP32, Precision::FP64})
+                          .value_or(model.precision);
+
+    // One of the two, so the case states the viscosity exactly once.
+    const auto tau = m.number("tau");
+    const auto nu = m.number("viscosity");
+    if (tau && nu)
+        m.fail("viscosity", "model.tau = " + detail::format_number(*tau) + " and model.viscosity = " +
+                                detail::format_number(*nu) + " are both given; give one (nu = (tau - 0.5)/3)");
+    if (nu) {
+        if (!(*nu > 0)) m.fail_value("viscosity", "must be > 0 (tau = 3 nu + 0.5 must exceed 0.5)");
+        model.tau = 3.0 * *nu + 0.5;
+    } else if (tau) {
+        model.tau = *tau;  // range checked by validate_case
+    } else {
+        m.fail_missing("tau", "give model.tau (> 0.5) or model.viscosity (> 0; nu = (tau - 0.5)/3)");
+    }
+
+    if (auto magic = m.number("trt_magic")) {
+        if (!(*magic > 0)) m.fail_value("trt_magic", "must be > 0 (3/16 is the usual choice)");
+        model.trt_magic = *magic;
+    }
+
+    const Section mrt = m.table("mrt");
+    if (model.lattice == lat::Kind::D2Q9)
+        for (const char* k : {"s_pi", "s_m"})
+            if (mrt.has(k)) mrt.fail(k, "D2Q9 has no such moments; s_pi and s_m are rates of D3Q19 only");
+    model.mrt.s_e = mrt.number("s_e").value_or(0);
+    model.mrt.s_eps = mrt.number("s_eps").value_or(0);
+    model.mrt.s_q = mrt.number("s_q").value_or(0);
+    model.mrt.s_pi = mrt.number("s_pi").value_or(0);
+    model.mrt.s_m = mrt.number("s_m").value_or(0);
+    // A rate given as 0 would be replaced by the default; say so instead.
+    for (const char* k : {"s_e", "s_eps", "s_q", "s_pi", "s_m"})
+        if (auto r = mrt.number(k); r && !(*r > 0 && *r < 2)) mrt.fail_value(k, "must be in (0, 2)");
+}
+
+void read_domain(const Section& d, sim::CaseSpec& spec) {
+    const auto size = d.integers("size", 2, 3);
+    if (!size) d.fail_missing("size", "give the grid as [nx, ny] (2D) or [nx, ny, nz] (3D)");
+    for (std::int64_t n : *size)
+        if (n > std::numeric_limits<int>::max() || n < std::numeric_limits<int>::min())
+            d.fail_value("size", "each size must be between 1 and 2147483647");
+    spec.size = {int((*size)[0]), int((*size)[1]), size->size() == 3 ? int((*size)[2]) : 1};
+
+    spec.periodic = {false, false, false};
+    if (auto p = d.booleans("periodic", 2, 3)) {
+        if (p->size() != size->size())
+            d.fail("periodic", "has " + std::to_string(p->size()) + " entries but domain.size has " +
+                                   std::to_string(size->size()) + "; give one per axis");
+        for (std::size_t a = 0; a < p->size(); ++a) spec.periodic[a] = (*p)[a];
+    }
+    // A 2D lattice has no z velocities; z wraps onto the single layer.
+    if (lat::dimensions_of(spec.model.lattice) == 2) spec.periodic[2] = true;
+}
+
+void read_face(const Section& f, boundary::FaceSpec& spec) {
+    const auto type = read_choice(f, "type", std::array<std::string_view, 4>{"wall", "moving_wall", "velocity", "pressure"},
+                                  std::array{FaceType::Wall, FaceType::MovingWall, FaceType::Velocity, FaceType::Pressure});
+    if (!type) f.fail_missing("type", "choose \"wall\", \"moving_wall\", \"velocity\" or \"pressure\"");
+    spec.type = *type;
+    const bool open = spec.type == FaceType::Velocity || spec.type == FaceType::Pressure;
+    const bool moves = spec.type == FaceType::Velocity || spec.type == FaceType::MovingWall;
+    const std::string t = "a \"" + std::string(boundary::type_name(spec.type)) + "\" face";
+
+    if (f.has("method") && !open) f.fail("method", t + " takes no method (only velocity and pressure faces do)");
+    spec.method = read_choice(f, "method", std::array<std::string_view, 2>{"zou_he", "equilibrium"},
+                              std::array{boundary::Method::ZouHe, boundary::Method::Equilibrium})
+                      .value_or(boundary::Method::ZouHe);
+
+    if (f.has("velocity") && !moves)
+        f.fail("velocity", t + " takes no velocity" +
+                               (spec.type == FaceType::Wall ? " (use type = \"moving_wall\" for a sliding wall)" : ""));
+    if (moves) {
+        const auto u = read_vector(f, "velocity");
+        if (!u) f.fail_missing("velocity", t + " needs velocity = [ux, uy] or [ux, uy, uz]");
+        spec.velocity = *u;
+    }
+    if (f.has("density") && spec.type != FaceType::Pressure) f.fail("density", t + " takes no density");
+    spec.density = f.number("density").value_or(1.0);
+}
+
+void read_boundaries(const Section& b, sim::CaseSpec& spec) {
+    const int dims = lat::dimensions_of(spec.model.lattice);
+    for (int face = 0; face < 6; ++face) {
+        const int axis = face / 2;
+        const std::string_view name = face_names[std::size_t(face)];
+        if (axis == 2 && dims == 2 && b.has(name))
+            b.fail(name, "lattice " + std::string(lat::name_of(spec.model.lattice)) + " is 2D and has no z faces");
+        if (spec.periodic[std::size_t(axis)]) {
+            if (b.has(name))
+                b.fail(name, "the " + std::string(axis_names[std::size_t(axis)]) +
+                                 " axis is periodic (domain.periodic), so its faces take no boundary table");
+            spec.faces[std::size_t(face)] = {};
+            spec.faces[std::size_t(face)].type = FaceType::Periodic;
+            continue;
+        }
+        const Section f = b.table(name);
+        spec.faces[std::size_t(face)] = {};  // no table: a resting wall
+        if (f.present()) read_face(f, spec.faces[std::size_t(face)]);
+    }
+}
+
+void read_obstacle(const Section& o, std::size_t index, const sim::CaseSpec& spec, sim::Obstacle& ob) {
+    using Shape = sim::Obstacle::Shape;
+    const int dims = lat::dimensions_of(spec.model.lattice);
+    const auto shape = read_choice(o, "shape", std::array<std::string_view, 3>{"box", "sphere", "cylinder"},
+                                   std::array{Shape::Box, Shape::Sphere, Shape::Cylinder});
+    if (!shape) o.fail_missing("shape", "choose \"box\", \"sphere\" or \"cylinder\"");
+    ob.shape = *shape;
+    ob.name = o.string("name").value_or("obstacle" + std::to_string(index));
+
+    auto only = [&](std::initializer_list<const char*> keys, const char* shape_name, const char* takes) {
+        for (const char* k : keys)
+            if (o.has(k)) o.fail(k, std::string("a ") + shape_name + " takes " + takes);
+    };
+    auto need_point = [&](const char* k, const char* what) {
+        auto p = read_point(o, k, dims);
+        if (!p) o.fail_missing(k, what);
+        return *p;
+    };
+    auto need_radius = [&] {
+        auto r = o.number("radius");
+        if (!r) o.fail_missing("radius", "a sphere or cylinder needs a radius (lattice units)");
+        return *r;
+    };
+
+    switch (ob.shape) {
+        case Shape::Box:
+            only({"center", "radius", "axis"}, "box", "min = [..] and max = [..] (opposite corners)");
+            ob.min = need_point("min", "a box needs min = [..] (the corner with the smallest coordinates)");
+            ob.max = need_point("max", "a box needs max = [..] (the corner with the largest coordinates)");
+            break;
+        case Shape::Sphere:
+            only({"min", "max", "axis"}, "sphere", "center = [..] and radius");
+            ob.center = need_point("center", "a sphere needs center = [..]");
+            ob.radius = need_radius();
+            break;
+        case Shape::Cylinder: {
+            ob.axis = int(o.choice("axis", axis_names).value_or(2));
+            ob.center = need_point("center", "a cylinder needs center = [..] (the component along its axis is unused)");
+            ob.radius = need_radius();
+            // Extent along the axis: scalars here, stored in min/max[axis]; the
+            // default spans the whole domain.
+            const auto a = std::size_t(ob.axis);
+            ob.min[a] = o.number("min").value_or(0.0);
+            ob.max[a] = o.number("max").value_or(double(spec.size[a] - 1));
+            break;
+        }
+    }
+}
+
+sim::CaseSpec read_case(const toml::table& root, const detail::Origin& origin) {
+    const Section top(origin, &root, "");
+    sim::CaseSpec spec;
+    spec.title = top.string("title").value_or(spec.title);
+
+    read_model(top.table("model"), spec.model);
+    read_domain(top.table("domain"), spec);
+
+    const Section init = top.table("initial");
+    spec.initial_density = init.number("density").value_or(1.0);
+    spec.initial_velocity = read_vector(init, "velocity").value_or(std::array<double, 3>{0, 0, 0});
+
+    read_boundaries(top.table("boundary"), spec);
+
+    const std::vector<Section> obstacles = top.table_array("obstacle");
+    spec.obstacles.resize(obstacles.size());
+    for (std::size_t i = 0; i < obstacles.size(); ++i) read_obstacle(obstacles[i], i, spec, spec.obstacles[i]);
+
+    spec.body_force = read_vector(top.table("force"), "body").value_or(std::array<double, 3>{0, 0, 0});
+
+    const Section run = top.table("run");
+    spec.run.steps = run.integer("steps").value_or(spec.run.steps);
+    spec.run.steady_tolerance = run.number("steady_tolerance").value_or(spec.run.steady_tolerance);
+    spec.run.check_interval = run.integer("check_interval").value_or(spec.run.check_interval);
+    if (auto r = run.numbers("density_range", 2, 2)) {
+        spec.run.density_min = (*r)[0];
+        spec.run.density_max = (*r)[1];
+    }
+    spec.run.backend = read_choice(run, "backend", std::array<std::string_view, 3>{"auto", "cpu", "cuda"},
+                                   std::array{sim::BackendChoice::Auto, sim::BackendChoice::Cpu, sim::BackendChoice::Cuda})
+                           .value_or(spec.run.backend);
+
+    const Section out = top.table("output");
+    spec.output.directory = out.string("directory").value_or(spec.output.directory);
+    spec.output.interval = out.integer("interval").value_or(spec.output.interval);
+    if (auto fields = out.strings("fields")) {
+        spec.output.density = spec.output.velocity = spec.output.node_kind = false;
+        for (const std::string& f : *fields) {
+            if (f == "density") spec.output.density = true;
+            else if (f == "velocity") spec.output.velocity = true;
+            else if (f == "node_kind") spec.output.node_kind = true;
+            else out.fail_value("fields", "\"" + f + "\" is not a field; choose from \"density\", \"velocity\", \"node_kind\"");
+        }
+    }
+    if (auto formats = out.strings("formats")) {
+        spec.output.vti = spec.output.png = false;
+        for (const std::string& f : *formats) {
+            if (f == "vti") spec.output.vti = true;
+            else if (f == "png") spec.output.png = true;
+            else out.fail_value("formats", "\"" + f + "\" is not a format; choose from \"vti\", \"png\"");
+        }
+    }
+    if (auto c = out.choice("compression", std::array<std::string_view, 2>{"none", "zlib"})) spec.output.zlib = *c == 1;
+    // z by default, the only slice a 2D lattice has (validate_case rejects others there).
+    spec.output.slice_axis = int(out.choice("slice_axis", axis_names).value_or(2));
+    spec.output.slice_position = out.number("slice_position").value_or(spec.output.slice_position);
+    return spec;
+}
+
+}  // namespace
+
+sim::CaseSpec parse_case_string(std::string_view toml_text, const std::vector<std::string>& overrides,
+                                std::string_view source_name) {
+    const std::string source(source_name);
+    toml::table root;
+    try {
+        root = toml::parse(toml_text, std::string_view(source));
+    } catch (const toml::parse_error& e) {
+        const auto& p = e.source().begin;
+        throw CaseError(source + ":" + std::to_string(p.line) + ":" + std::to_string(p.column) +
+                        ": TOML syntax error: " + std::string(e.description()));
+    }
+    detail::Origin origin(source);
+    detail::apply_overrides(root, overrides, origin);
+    // tau and viscosity say the same thing, so overriding one replaces the
+    // other as given in the case (--set model.tau=0.8 on a case with viscosity).
+    if (toml::table* model = root.get_as<toml::table>("model")) {
+        const bool tau = origin.overridden("model.tau"), nu = origin.overridden("model.viscosity");
+        if (tau && !nu) model->erase("viscosity");
+        if (nu && !tau) model->erase("tau");
+    }
+    const std::vector<std::string> known = known_keys();
+    detail::check_known_keys(root, known, origin);
+
+    sim::CaseSpec spec = read_case(root, origin);
+    sim::fill_model_defaults(spec);
+    sim::validate_case(spec);
+    return spec;
+}
+
+sim::CaseSpec parse_case_file(const std::filesystem::path& file, const std::vector<std::string>& overrides) {
+    std::ifstream in(file, std::ios::binary);
+    if (!in) throw CaseError("cannot read case file '" + file.string() + "'");
+    std::ostringstream text;
+    text << in.rdbuf();
+    if (in.bad()) throw CaseError("cannot read case file '" + file.string() + "'");
+    return parse_case_string(text.str(), overrides, file.string());
+}
+
+std::string_view default_case_toml() {
+    // Kept in step with cases/cavity3d_re100.toml.
+    return R"(# Barracuda's built-in case: a lid-driven cavity in 3D.
+# Re = U N / nu = 0.1 * 64 / 0.064 = 100 (lattice units: dx = dt = 1).
+title = "Lid-driven cavity 64^3, Re = 100"
+
+[model]
+lattice = "D3Q19"
+collision = "bgk"
+equilibrium = "compressible"
+precision = "fp32"
+viscosity = 0.064           # tau = 3 nu + 0.5 = 0.692
+
+[domain]
+size = [64, 64, 64]
+
+# The lid slides along +x; every other face is a resting wall.
+[boundary]
+x_min = { type = "wall" }
+x_max = { type = "wall" }
+y_min = { type = "wall" }
+y_max = { type = "moving_wall", velocity = [0.1, 0.0, 0.0] }
+z_min = { type = "wall" }
+z_max = { type = "wall" }
+
+[run]
+steps = 4000
+
+[output]
+directory = "barracuda-out"
+interval = 1000
+formats = ["vti", "png"]
+slice_axis = "z"
+slice_position = 0.5
+)";
+}
+
+}  // namespace barracuda::io

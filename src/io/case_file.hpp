@@ -1,0 +1,28 @@
+// Case files in TOML (toml++) -> sim::CaseSpec. Key names, types, units,
+// defaults and ranges are documented in docs/case-file.md.
+#pragma once
+#include <filesystem>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "sim/case_spec.hpp"
+
+namespace barracuda::io {
+
+/// Parses a case. `overrides` are "dotted.key=value" strings (from --set) whose
+/// value is parsed as a TOML value (a bare word that is not valid TOML is taken
+/// as a string), applied before the case is read. Throws CaseError naming the
+/// key, the value and what is allowed, for: syntax errors (with line/column),
+/// unknown keys (with the closest known key as a hint), wrong types, and values
+/// outside their allowed sets. Range checks that involve several keys are in
+/// sim::validate_case, which this function calls last.
+sim::CaseSpec parse_case_string(std::string_view toml_text, const std::vector<std::string>& overrides = {},
+                                std::string_view source_name = "case");
+sim::CaseSpec parse_case_file(const std::filesystem::path& file, const std::vector<std::string>& overrides = {});
+
+/// The built-in default case (a 3D lid-driven cavity), as TOML text, so that
+/// it passes through the same parser and checks as any case file.
+std::string_view default_case_toml();
+
+}  // namespace barracuda::io

@@ -1,0 +1,19 @@
+// Macroscopic fields of one output instant, as the writers see them: host
+// arrays in x-fastest order (cell = x + nx * (y + ny * z)).
+#pragma once
+#include <array>
+#include <cstdint>
+#include <vector>
+
+namespace barracuda::io {
+
+struct FieldSet {
+    std::array<int, 3> size{1, 1, 1};
+    std::vector<double> density;         // one per cell (empty: not written)
+    std::vector<double> velocity;        // three per cell, interleaved (empty: not written)
+    std::vector<std::uint8_t> node_kind;  // one per cell, boundary::NodeKind (empty: not written)
+
+    std::int64_t cells() const { return std::int64_t(size[0]) * size[1] * size[2]; }
+};
+
+}  // namespace barracuda::io

@@ -1,0 +1,41 @@
+// Per-cell contribution to the reductions of backend::Observation, shared by
+// the CPU loop and the CUDA reduction kernel so both find the same bad cell.
+#pragma once
+#include <cstdint>
+
+#include "common/hd.hpp"
+
+namespace barracuda::kernel {
+
+struct Partial {
+    double rho_min, rho_max, u2_max, change2, norm2;
+    std::int64_t bad_cell;  // smallest bad cell index, or INT64_MAX
+
+    BARRACUDA_HD static Partial identity() { return {1e300, -1e300, 0.0, 0.0, 0.0, INT64_MAX}; }
+
+    BARRACUDA_HD void add_cell(std::int64_t cell, double rho, double ux, double uy, double uz, double lo, double hi) {
+        const double u2 = ux * ux + uy * uy + uz * uz;
+        // NaN fails every comparison, so test the good range and negate.
+        const bool good = (rho >= lo && rho <= hi) && (u2 >= 0.0 && u2 < 1e300);
+        if (!good) {
+            if (cell < bad_cell) bad_cell = cell;
+            return;
+        }
+        rho_min = rho < rho_min ? rho : rho_min;
+        rho_max = rho > rho_max ? rho : rho_max;
+        u2_max = u2 > u2_max ? u2 : u2_max;
+        norm2 += u2;
+    }
+    BARRACUDA_HD void add_change(double dx, double dy, double dz) { change2 += dx * dx + dy * dy + dz * dz; }
+
+    BARRACUDA_HD void merge(const Partial& o) {
+        rho_min = o.rho_min < rho_min ? o.rho_min : rho_min;
+        rho_max = o.rho_max > rho_max ? o.rho_max : rho_max;
+        u2_max = o.u2_max > u2_max ? o.u2_max : u2_max;
+        change2 += o.change2;
+        norm2 += o.norm2;
+        bad_cell = o.bad_cell < bad_cell ? o.bad_cell : bad_cell;
+    }
+};
+
+}  // namespace barracuda::kernel

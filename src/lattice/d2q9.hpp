@@ -1,0 +1,25 @@
+// D2Q9 velocity set (Qian, d'Humières & Lallemand 1992).
+// Ordering: rest first, then opposite pairs (i, i+1) for odd i.
+#pragma once
+#include "common/hd.hpp"
+
+namespace barracuda::lattice {
+
+struct D2Q9 {
+    static constexpr int D = 2;
+    static constexpr int Q = 9;
+    static constexpr double cs2 = 1.0 / 3.0;
+    static constexpr const char* name = "D2Q9";
+
+    BARRACUDA_HD static constexpr int c(int i, int axis) {
+        constexpr int v[9][3] = {{0, 0, 0},  {1, 0, 0},   {-1, 0, 0}, {0, 1, 0},  {0, -1, 0},
+                                 {1, 1, 0},  {-1, -1, 0}, {1, -1, 0}, {-1, 1, 0}};
+        return v[i][axis];
+    }
+    BARRACUDA_HD static constexpr double w(int i) {
+        return i == 0 ? 4.0 / 9.0 : (i < 5 ? 1.0 / 9.0 : 1.0 / 36.0);
+    }
+    BARRACUDA_HD static constexpr int opposite(int i) { return i == 0 ? 0 : ((i & 1) ? i + 1 : i - 1); }
+};
+
+}  // namespace barracuda::lattice

@@ -1,0 +1,28 @@
+// D3Q27 velocity set: rest, 6 faces, 12 edges, 8 corners.
+// Ordering: rest first, then opposite pairs (i, i+1) for odd i.
+#pragma once
+#include "common/hd.hpp"
+
+namespace barracuda::lattice {
+
+struct D3Q27 {
+    static constexpr int D = 3;
+    static constexpr int Q = 27;
+    static constexpr double cs2 = 1.0 / 3.0;
+    static constexpr const char* name = "D3Q27";
+
+    BARRACUDA_HD static constexpr int c(int i, int axis) {
+        constexpr int v[27][3] = {
+            {0, 0, 0},   {1, 0, 0},   {-1, 0, 0},  {0, 1, 0},   {0, -1, 0},  {0, 0, 1},   {0, 0, -1},
+            {1, 1, 0},   {-1, -1, 0}, {1, -1, 0},  {-1, 1, 0},  {1, 0, 1},   {-1, 0, -1}, {1, 0, -1},
+            {-1, 0, 1},  {0, 1, 1},   {0, -1, -1}, {0, 1, -1},  {0, -1, 1},  {1, 1, 1},   {-1, -1, -1},
+            {1, 1, -1},  {-1, -1, 1}, {1, -1, 1},  {-1, 1, -1}, {-1, 1, 1},  {1, -1, -1}};
+        return v[i][axis];
+    }
+    BARRACUDA_HD static constexpr double w(int i) {
+        return i == 0 ? 8.0 / 27.0 : (i < 7 ? 2.0 / 27.0 : (i < 19 ? 1.0 / 54.0 : 1.0 / 216.0));
+    }
+    BARRACUDA_HD static constexpr int opposite(int i) { return i == 0 ? 0 : ((i & 1) ? i + 1 : i - 1); }
+};
+
+}  // namespace barracuda::lattice

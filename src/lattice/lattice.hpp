@@ -1,0 +1,71 @@
+// What every velocity set offers, and the run-time name of each.
+//
+// A lattice is a type with: D (spatial dimensions), Q (velocities), cs2 (sound
+// speed squared), name, and constexpr host/device functions c(i, axis) (axis 0..2,
+// zero for unused axes), w(i) and opposite(i). Nothing else in the code assumes
+// more, so D3Q13 (one sub-lattice) and D3Q7 (scalar transport, cs2 = 1/4) fit
+// without touching other layers.
+#pragma once
+#include <concepts>
+#include <string_view>
+
+#include "lattice/d2q9.hpp"
+#include "lattice/d3q15.hpp"
+#include "lattice/d3q19.hpp"
+#include "lattice/d3q27.hpp"
+
+namespace barracuda::lattice {
+
+template <class L>
+concept VelocitySet = requires(int i, int a) {
+    { L::D } -> std::convertible_to<int>;
+    { L::Q } -> std::convertible_to<int>;
+    { L::cs2 } -> std::convertible_to<double>;
+    { L::c(i, a) } -> std::convertible_to<int>;
+    { L::w(i) } -> std::convertible_to<double>;
+    { L::opposite(i) } -> std::convertible_to<int>;
+};
+
+/// c_i along a run-time axis. With i a compile-time constant (unrolled loops)
+/// this is two selects; indexing the table with a run-time axis would make the
+/// GPU compiler copy the whole table to local memory.
+template <class L>
+BARRACUDA_HD constexpr int c_along(int i, int axis) {
+    return axis == 0 ? L::c(i, 0) : (axis == 1 ? L::c(i, 1) : L::c(i, 2));
+}
+
+enum class Kind { D2Q9, D3Q15, D3Q19, D3Q27 };
+
+constexpr std::string_view name_of(Kind k) {
+    switch (k) {
+        case Kind::D2Q9: return "D2Q9";
+        case Kind::D3Q15: return "D3Q15";
+        case Kind::D3Q19: return "D3Q19";
+        case Kind::D3Q27: return "D3Q27";
+    }
+    return "?";
+}
+constexpr int dimensions_of(Kind k) { return k == Kind::D2Q9 ? 2 : 3; }
+constexpr int velocities_of(Kind k) {
+    switch (k) {
+        case Kind::D2Q9: return 9;
+        case Kind::D3Q15: return 15;
+        case Kind::D3Q19: return 19;
+        case Kind::D3Q27: return 27;
+    }
+    return 0;
+}
+
+/// Calls f(L{}) with the velocity set named by k.
+template <class F>
+decltype(auto) visit(Kind k, F&& f) {
+    switch (k) {
+        case Kind::D2Q9: return f(D2Q9{});
+        case Kind::D3Q15: return f(D3Q15{});
+        case Kind::D3Q19: return f(D3Q19{});
+        case Kind::D3Q27: break;
+    }
+    return f(D3Q27{});
+}
+
+}  // namespace barracuda::lattice

@@ -1,0 +1,25 @@
+// BGK (single relaxation time): f* = f - omega (f - f^eq) + (1 - omega/2) F~
+// with Guo's source F~ (physics/forcing.hpp). omega = 1/tau, nu = cs2 (tau - 1/2).
+#pragma once
+#include "physics/equilibrium.hpp"
+#include "physics/forcing.hpp"
+#include "physics/moments.hpp"
+
+namespace barracuda::physics {
+
+template <class L, class Eq, class T>
+struct Bgk {
+    T omega;
+
+    BARRACUDA_HD void operator()(T (&f)[L::Q], const CellState<T>& s, const T (&force)[3], bool forced) const {
+        const T force_weight = T(1) - T(0.5) * omega;
+        BARRACUDA_UNROLL
+        for (int i = 0; i < L::Q; ++i) {
+            T fi = f[i] - omega * (f[i] - equilibrium_shifted<L, Eq>(i, s.drho, s.u));
+            if (forced) fi += force_weight * guo_source<L>(i, s.u, force);
+            f[i] = fi;
+        }
+    }
+};
+
+}  // namespace barracuda::physics

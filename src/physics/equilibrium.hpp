@@ -1,0 +1,47 @@
+// Second-order equilibria, written for shifted populations f~_i = f_i - w_i
+// (round-off control: seed 003 §3.7, needed for low-precision storage).
+//
+// Compressible:   f_i^eq = w_i rho [1 + c.u/cs2 + (c.u)^2/(2 cs4) - u^2/(2 cs2)]
+// Incompressible: f_i^eq = w_i {rho + rho0 [c.u/cs2 + (c.u)^2/(2 cs4) - u^2/(2 cs2)]}
+//   (He & Luo 1997, used in seeds 000 and 001), rho0 = 1, and u = j / rho0.
+#pragma once
+#include "common/hd.hpp"
+
+namespace barracuda::physics {
+
+struct Compressible {
+    static constexpr const char* name = "compressible";
+    static constexpr bool compressible = true;
+    /// Factor in front of the velocity terms: rho.
+    template <class T>
+    BARRACUDA_HD static T velocity_weight(T rho) { return rho; }
+};
+
+struct Incompressible {
+    static constexpr const char* name = "incompressible";
+    static constexpr bool compressible = false;
+    /// Factor in front of the velocity terms: rho0 = 1.
+    template <class T>
+    BARRACUDA_HD static T velocity_weight(T) { return T(1); }
+};
+
+/// f_i^eq - w_i for density rho = 1 + drho and velocity u.
+template <class L, class Eq, class T>
+BARRACUDA_HD T equilibrium_shifted(int i, T drho, const T (&u)[3]) {
+    constexpr T inv_cs2 = T(1.0 / L::cs2);
+    const T cu = T(L::c(i, 0)) * u[0] + T(L::c(i, 1)) * u[1] + T(L::c(i, 2)) * u[2];
+    const T uu = u[0] * u[0] + u[1] * u[1] + u[2] * u[2];
+    const T rho_u = Eq::velocity_weight(T(1) + drho);
+    const T w = T(L::w(i));
+    return w * (drho + rho_u * (cu * inv_cs2 + T(0.5) * cu * cu * inv_cs2 * inv_cs2 - T(0.5) * uu * inv_cs2));
+}
+
+/// The velocity-dependent part only, odd in c: f_i^eq - f_opp(i)^eq.
+template <class L, class Eq, class T>
+BARRACUDA_HD T equilibrium_odd_difference(int i, T drho, const T (&u)[3]) {
+    constexpr T inv_cs2 = T(1.0 / L::cs2);
+    const T cu = T(L::c(i, 0)) * u[0] + T(L::c(i, 1)) * u[1] + T(L::c(i, 2)) * u[2];
+    return T(2) * T(L::w(i)) * Eq::velocity_weight(T(1) + drho) * cu * inv_cs2;
+}
+
+}  // namespace barracuda::physics

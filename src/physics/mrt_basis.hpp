@@ -1,0 +1,85 @@
+// Orthogonal moment bases for MRT, as polynomials of the lattice velocity so
+// that they do not depend on the order of the velocities.
+//   D2Q9:  Lallemand & Luo 2000, Phys. Rev. E 61, 6546, eq. (8)-(10).
+//   D3Q19: d'Humières, Ginzburg, Krafczyk, Lallemand & Luo 2002,
+//          Phil. Trans. R. Soc. A 360, 437, eq. (2.4)-(2.5) / Appendix.
+// Each moment belongs to a rate class; shear moments relax with 1/tau.
+#pragma once
+#include "common/hd.hpp"
+#include "lattice/lattice.hpp"
+
+namespace barracuda::physics {
+
+enum class RateClass : int { Conserved, Shear, Energy, EnergySquare, HeatFlux, Pi, M };
+
+template <class L>
+struct MrtBasis;  // not offered on lattices without a specialisation
+
+template <class L>
+concept HasMrt = requires { MrtBasis<L>::row(0, 0, 0, 0); };
+
+template <>
+struct MrtBasis<lattice::D2Q9> {
+    // 0 rho, 1 e, 2 eps, 3 jx, 4 qx, 5 jy, 6 qy, 7 pxx, 8 pxy
+    BARRACUDA_HD static constexpr double row(int k, int x, int y, int) {
+        const int c2 = x * x + y * y;
+        switch (k) {
+            case 0: return 1;
+            case 1: return -4 + 3 * c2;
+            case 2: return 4 - 10.5 * c2 + 4.5 * c2 * c2;
+            case 3: return x;
+            case 4: return (-5 + 3 * c2) * x;
+            case 5: return y;
+            case 6: return (-5 + 3 * c2) * y;
+            case 7: return x * x - y * y;
+            default: return x * y;
+        }
+    }
+    static constexpr RateClass rate_class(int k) {
+        constexpr RateClass r[9] = {RateClass::Conserved, RateClass::Energy,   RateClass::EnergySquare,
+                                    RateClass::Conserved, RateClass::HeatFlux, RateClass::Conserved,
+                                    RateClass::HeatFlux,  RateClass::Shear,    RateClass::Shear};
+        return r[k];
+    }
+};
+
+template <>
+struct MrtBasis<lattice::D3Q19> {
+    // 0 rho, 1 e, 2 eps, 3 jx, 4 qx, 5 jy, 6 qy, 7 jz, 8 qz, 9 3pxx, 10 3pixx, 11 pww, 12 piww,
+    // 13 pxy, 14 pyz, 15 pxz, 16 mx, 17 my, 18 mz
+    BARRACUDA_HD static constexpr double row(int k, int x, int y, int z) {
+        const int c2 = x * x + y * y + z * z;
+        switch (k) {
+            case 0: return 1;
+            case 1: return 19 * c2 - 30;
+            case 2: return 0.5 * (21 * c2 * c2 - 53 * c2 + 24);
+            case 3: return x;
+            case 4: return (5 * c2 - 9) * x;
+            case 5: return y;
+            case 6: return (5 * c2 - 9) * y;
+            case 7: return z;
+            case 8: return (5 * c2 - 9) * z;
+            case 9: return 3 * x * x - c2;
+            case 10: return (3 * c2 - 5) * (3 * x * x - c2);
+            case 11: return y * y - z * z;
+            case 12: return (3 * c2 - 5) * (y * y - z * z);
+            case 13: return x * y;
+            case 14: return y * z;
+            case 15: return x * z;
+            case 16: return (y * y - z * z) * x;
+            case 17: return (z * z - x * x) * y;
+            default: return (x * x - y * y) * z;
+        }
+    }
+    static constexpr RateClass rate_class(int k) {
+        constexpr RateClass r[19] = {
+            RateClass::Conserved, RateClass::Energy, RateClass::EnergySquare, RateClass::Conserved,
+            RateClass::HeatFlux,  RateClass::Conserved, RateClass::HeatFlux, RateClass::Conserved,
+            RateClass::HeatFlux,  RateClass::Shear,  RateClass::Pi,          RateClass::Shear,
+            RateClass::Pi,        RateClass::Shear,  RateClass::Shear,       RateClass::Shear,
+            RateClass::M,         RateClass::M,      RateClass::M};
+        return r[k];
+    }
+};
+
+}  // namespace barracuda::physics

@@ -1,0 +1,93 @@
+// A case as data: everything a run needs, independent of the file format it came
+// from. io/case_file.* fills it from TOML; sim/validate.* checks it before any
+// memory is allocated. All quantities are in lattice units (dx = dt = 1).
+#pragma once
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "boundary/face.hpp"
+#include "lattice/lattice.hpp"
+#include "physics/model.hpp"
+#include "storage/precision.hpp"
+
+namespace barracuda::sim {
+
+using Collision = physics::CollisionKind;
+using Equilibrium = physics::EquilibriumKind;
+using Precision = storage::Precision;
+enum class BackendChoice { Auto, Cpu, Cuda };
+
+/// MRT relaxation rates of the non-hydrodynamic moments. Shear rates always
+/// follow from the viscosity. Defaults (Lallemand & Luo 2000 for D2Q9,
+/// d'Humières et al. 2002 for D3Q19) are filled in when a lattice is chosen.
+struct MrtRates {
+    double s_e = 0;    // energy (bulk viscosity)
+    double s_eps = 0;  // energy square
+    double s_q = 0;    // heat flux
+    double s_pi = 0;   // D3Q19 only: fourth-order stress-like moments
+    double s_m = 0;    // D3Q19 only: third-order antisymmetric moments
+};
+
+struct ModelSpec {
+    lattice::Kind lattice = lattice::Kind::D3Q19;
+    Collision collision = Collision::BGK;
+    Equilibrium equilibrium = Equilibrium::Compressible;
+    Precision precision = Precision::FP32;
+    double tau = 0.6;               // relaxation time; nu = cs2 (tau - 1/2)
+    double trt_magic = 3.0 / 16.0;  // TRT magic parameter Lambda
+    MrtRates mrt;
+};
+
+struct Obstacle {
+    enum class Shape { Box, Sphere, Cylinder };
+    Shape shape = Shape::Box;
+    std::string name;
+    std::array<double, 3> min{}, max{};  // box; cylinder extent along its axis uses min/max[axis]
+    std::array<double, 3> center{};      // sphere, cylinder (the component along the axis is unused)
+    double radius = 0;                   // sphere, cylinder
+    int axis = 2;                        // cylinder axis: 0 = x, 1 = y, 2 = z
+};
+
+struct RunSpec {
+    std::int64_t steps = 1000;
+    double steady_tolerance = 0;  // > 0: stop when the relative change of u over check_interval is below it
+    std::int64_t check_interval = 100;  // steps between stability / steady-state checks
+    double density_min = 0.1, density_max = 10.0;  // stability watch: sane density range
+    BackendChoice backend = BackendChoice::Auto;
+};
+
+struct OutputSpec {
+    std::string directory = "barracuda-out";
+    std::int64_t interval = 0;  // 0: only the final state
+    bool density = true, velocity = true, node_kind = true;
+    bool vti = true, png = true;
+    bool zlib = false;   // compress VTK appended data
+    int slice_axis = 2;  // PNG slice normal (0 x, 1 y, 2 z); 2D lattices always use z
+    double slice_position = 0.5;  // fraction of the domain along slice_axis
+};
+
+struct CaseSpec {
+    std::string title = "untitled";
+    ModelSpec model;
+    std::array<int, 3> size{64, 64, 64};
+    std::array<bool, 3> periodic{false, false, false};
+    double initial_density = 1.0;
+    std::array<double, 3> initial_velocity{0, 0, 0};
+    std::array<boundary::FaceSpec, 6> faces{};  // x_min, x_max, y_min, y_max, z_min, z_max
+    std::vector<Obstacle> obstacles;
+    std::array<double, 3> body_force{0, 0, 0};
+    RunSpec run;
+    OutputSpec output;
+
+    std::int64_t cells() const { return std::int64_t(size[0]) * size[1] * size[2]; }
+};
+
+/// The largest lattice velocity accepted anywhere in a case (initial field,
+/// boundary values). Above it the second-order equilibrium loses positivity
+/// and BGK runs blow up; Ma = 0.4 / sqrt(1/3) ~ 0.69.
+inline constexpr double max_lattice_velocity = 0.4;
+
+}  // namespace barracuda::sim

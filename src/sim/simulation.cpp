@@ -1,0 +1,216 @@
+#include "sim/simulation.hpp"
+
+#include <chrono>
+#include <cmath>
+#include <fstream>
+#include <sstream>
+
+#include "backend/device_info.hpp"
+#include "common/error.hpp"
+#include "geometry/shapes.hpp"
+#include "sim/validate.hpp"
+
+namespace barracuda::sim {
+
+namespace {
+
+std::string format_bytes(std::int64_t b) {
+    std::ostringstream s;
+    s.precision(3);
+    if (b >= (std::int64_t(1) << 30)) s << double(b) / double(1 << 30) << " GiB";
+    else s << double(b) / double(1 << 20) << " MiB";
+    return s.str();
+}
+
+storage::Grid grid_of(const CaseSpec& spec) {
+    storage::Grid g{};
+    for (int a = 0; a < 3; ++a) g.n[a] = spec.size[a], g.periodic[a] = spec.periodic[a];
+    return g;
+}
+
+}  // namespace
+
+std::vector<std::uint8_t> node_kinds(const CaseSpec& spec) {
+    const auto g = grid_of(spec);
+    std::vector<std::uint8_t> kind(g.cells(), boundary::Fluid);
+    for (const auto& o : spec.obstacles) {
+        switch (o.shape) {
+            case Obstacle::Shape::Box: geometry::mark_box(g, o.min, o.max, kind); break;
+            case Obstacle::Shape::Sphere: geometry::mark_sphere(g, o.center, o.radius, kind); break;
+            case Obstacle::Shape::Cylinder:
+                geometry::mark_cylinder(g, o.axis, o.center, o.radius, o.min[o.axis], o.max[o.axis], kind);
+                break;
+        }
+    }
+    return kind;
+}
+
+std::vector<std::uint8_t> output_node_kinds(const CaseSpec& spec) {
+    auto kind = node_kinds(spec);
+    const auto g = grid_of(spec);
+    for (int z = 0; z < g.n[2]; ++z)
+        for (int y = 0; y < g.n[1]; ++y)
+            for (int x = 0; x < g.n[0]; ++x) {
+                auto& k = kind[g.index(x, y, z)];
+                if (k == boundary::Solid) continue;
+                const int p[3] = {x, y, z};
+                for (int face = 0; face < 6; ++face) {
+                    const int a = face / 2;
+                    if (spec.periodic[a] || p[a] != ((face & 1) ? g.n[a] - 1 : 0)) continue;
+                    const auto t = spec.faces[face].type;
+                    const auto mark = t == boundary::FaceType::Velocity   ? boundary::VelocityFace
+                                      : t == boundary::FaceType::Pressure ? boundary::PressureFace
+                                                                          : boundary::WallFace;
+                    if (k == boundary::Fluid || mark != boundary::WallFace) k = mark;
+                }
+            }
+    return kind;
+}
+
+backend::EngineSetup engine_setup(const CaseSpec& spec) {
+    backend::EngineSetup s;
+    s.lattice = spec.model.lattice;
+    s.collision = spec.model.collision;
+    s.equilibrium = spec.model.equilibrium;
+    s.precision = spec.model.precision;
+    s.grid = grid_of(spec);
+    for (int f = 0; f < 6; ++f) {
+        s.faces.type[f] = spec.periodic[f / 2] ? boundary::FaceType::Periodic : spec.faces[f].type;
+        s.faces.method[f] = spec.faces[f].method;
+        for (int a = 0; a < 3; ++a) s.faces.velocity[f][a] = spec.faces[f].velocity[a];
+        s.faces.density[f] = spec.faces[f].density;
+    }
+    s.node_kind = node_kinds(spec);
+    s.tau = spec.model.tau;
+    s.trt_magic = spec.model.trt_magic;
+    s.mrt = {1.0 / spec.model.tau, spec.model.mrt.s_e, spec.model.mrt.s_eps, spec.model.mrt.s_q,
+             spec.model.mrt.s_pi, spec.model.mrt.s_m};
+    for (int a = 0; a < 3; ++a) s.force[a] = spec.body_force[a];
+    return s;
+}
+
+BackendChoice resolve_backend(BackendChoice asked) {
+    const bool gpu = !backend::cuda_devices().empty();
+    if (asked == BackendChoice::Auto) return gpu ? BackendChoice::Cuda : BackendChoice::Cpu;
+    if (asked == BackendChoice::Cuda && !gpu) {
+        throw ResourceError(backend::cuda_built()
+                                ? "backend = cuda: no CUDA GPU is available on this machine (use --backend cpu or auto)"
+                                : "backend = cuda: this binary was built without the CUDA backend (nvcc was not "
+                                  "found at build time); use --backend cpu or auto");
+    }
+    return asked;
+}
+
+std::int64_t available_memory(BackendChoice backend) {
+    if (backend == BackendChoice::Cuda) {
+        const auto gpus = backend::cuda_devices();
+        return gpus.empty() ? 0 : gpus[0].free_memory;
+    }
+    std::ifstream meminfo("/proc/meminfo");
+    std::string key;
+    std::int64_t kib = 0;
+    std::string unit;
+    while (meminfo >> key >> kib >> unit)
+        if (key == "MemAvailable:") return kib * 1024;
+    return std::int64_t(1) << 62;  // unknown: do not refuse
+}
+
+Simulation::Simulation(const CaseSpec& spec, BackendChoice backend) : spec_(spec) {
+    fill_model_defaults(spec_);
+    validate_case(spec_);
+    backend_ = resolve_backend(backend);
+    const auto mem = estimate_memory(spec_);
+    const std::int64_t need = backend_ == BackendChoice::Cuda ? mem.device_total() : mem.device_total() + mem.output_bytes;
+    const std::int64_t have = available_memory(backend_);
+    if (need > have) {
+        throw ResourceError("domain.size = [" + std::to_string(spec_.size[0]) + ", " + std::to_string(spec_.size[1]) +
+                            ", " + std::to_string(spec_.size[2]) + "]: needs about " + format_bytes(need) + " (" +
+                            std::to_string(need / std::max<std::int64_t>(spec_.cells(), 1)) + " B/cell) but only " +
+                            format_bytes(have) + " is available on the " +
+                            (backend_ == BackendChoice::Cuda ? "GPU" : "host") +
+                            "; reduce the size or use fp32 precision");
+    }
+    const auto setup = engine_setup(spec_);
+    engine_ = backend_ == BackendChoice::Cuda ? backend::make_cuda_engine(setup) : backend::make_cpu_engine(setup);
+    std::vector<double> rho(spec_.cells(), spec_.initial_density);
+    std::vector<double> u(3 * spec_.cells());
+    for (std::int64_t c = 0; c < spec_.cells(); ++c)
+        for (int a = 0; a < 3; ++a) u[3 * c + a] = spec_.initial_velocity[a];
+    engine_->initialize(rho, u);
+}
+
+Simulation::~Simulation() = default;
+
+RunResult Simulation::run(OutputSink* sink, const std::function<void(const Progress&)>& progress) {
+    using clock = std::chrono::steady_clock;
+    const auto& run = spec_.run;
+    const bool steady_test = run.steady_tolerance > 0;
+    const std::int64_t out_every = spec_.output.interval;
+    RunResult result;
+    const auto t0 = clock::now();
+
+    auto write_output = [&](std::int64_t step) {
+        if (!sink) return;
+        std::vector<double> rho, u;
+        engine_->fields(rho, u);
+        sink->write(step, rho, u);
+    };
+    auto check = [&](std::int64_t step) {
+        const auto o = engine_->observe(run.density_min, run.density_max, steady_test);
+        if (o.bad_cell >= 0) {
+            const auto& n = spec_.size;
+            const std::int64_t c = o.bad_cell;
+            const int x = int(c % n[0]), y = int((c / n[0]) % n[1]), z = int(c / (std::int64_t(n[0]) * n[1]));
+            std::ostringstream m;
+            m << "the run diverged at step " << step << ": cell (" << x << ", " << y << ", " << z << ") has ";
+            if (!std::isfinite(o.bad_density) || !std::isfinite(o.bad_speed))
+                m << (std::isfinite(o.bad_density) ? "velocity" : "density") << " = NaN/Inf";
+            else
+                m << "density = " << o.bad_density << " outside run.density_range [" << run.density_min << ", "
+                  << run.density_max << "]";
+            m << " (|u| = " << o.bad_speed << "). The last good output is kept; lower the velocity, raise tau "
+              << "(viscosity) or refine the grid.";
+            throw DivergenceError(m.str());
+        }
+        result.last = o;
+        return o;
+    };
+
+    write_output(0);
+    std::int64_t step = 0;
+    bool first_check = true;
+    while (step < run.steps) {
+        std::int64_t next = std::min(run.steps, step + run.check_interval);
+        if (out_every > 0) next = std::min(next, (step / out_every + 1) * out_every);
+        engine_->step(next - step);
+        step = next;
+        const bool at_check = step % run.check_interval == 0 || step == run.steps;
+        if (at_check) {
+            const auto o = check(step);
+            if (steady_test && !first_check && o.norm_l2 > 0 && o.change_l2 / o.norm_l2 < run.steady_tolerance) {
+                result.steady = true;
+            }
+            first_check = false;
+            if (progress) {
+                const double s = std::chrono::duration<double>(clock::now() - t0).count();
+                Progress p;
+                p.step = step, p.total = run.steps;
+                p.mlups = s > 0 ? double(step) * double(spec_.cells()) / s / 1e6 : 0;
+                p.eta_seconds = step > 0 ? s / double(step) * double(run.steps - step) : 0;
+                p.u_max = o.u_max;
+                progress(p);
+            }
+        }
+        const bool at_output = out_every > 0 && step % out_every == 0;
+        if (result.steady) break;
+        if (at_output && step != run.steps) write_output(step);
+    }
+    if (!(step % spec_.run.check_interval == 0 || step == run.steps)) check(step);
+    write_output(step);
+    result.steps = step;
+    result.wall_seconds = std::chrono::duration<double>(clock::now() - t0).count();
+    result.mlups = result.wall_seconds > 0 ? double(step) * double(spec_.cells()) / result.wall_seconds / 1e6 : 0;
+    return result;
+}
+
+}  // namespace barracuda::sim

@@ -1,0 +1,67 @@
+// A run composed from a case: engine creation (after the memory check), initial
+// state, time stepping, stability watch, steady-state stop and output schedule.
+#pragma once
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "backend/engine.hpp"
+#include "sim/case_spec.hpp"
+
+namespace barracuda::sim {
+
+struct Progress {
+    std::int64_t step = 0, total = 0;
+    double mlups = 0, eta_seconds = 0, u_max = 0;
+};
+
+using backend::Observation;
+
+struct RunResult {
+    std::int64_t steps = 0;
+    double wall_seconds = 0, mlups = 0;
+    bool steady = false;  // stopped by the steady-state test
+    Observation last{};
+};
+
+/// Receives the fields at each output instant (io::RunWriter writes them as files).
+class OutputSink {
+public:
+    virtual ~OutputSink() = default;
+    virtual void write(std::int64_t step, const std::vector<double>& rho, const std::vector<double>& u) = 0;
+};
+
+/// Node kinds (fluid/solid) of a case's obstacles.
+std::vector<std::uint8_t> node_kinds(const CaseSpec& spec);
+/// The same, with face nodes marked by their boundary (boundary::NodeKind), for output.
+std::vector<std::uint8_t> output_node_kinds(const CaseSpec& spec);
+/// The backend-facing description of a case.
+backend::EngineSetup engine_setup(const CaseSpec& spec);
+/// Which backend "auto" means on this machine, or the one asked for; throws
+/// ResourceError for cuda without a GPU.
+BackendChoice resolve_backend(BackendChoice asked);
+/// Bytes available to a backend (free GPU memory, or the host's available memory).
+std::int64_t available_memory(BackendChoice backend);
+
+class Simulation {
+public:
+    /// Validates the case, checks memory, then allocates the engine and sets the initial state.
+    Simulation(const CaseSpec& spec, BackendChoice backend);
+    ~Simulation();
+
+    /// Runs the case, handing the fields to `sink` (may be null) at each output
+    /// instant and at the end. Throws DivergenceError naming the step, cell and
+    /// field; nothing is written for the bad state, so the last good output stays.
+    RunResult run(OutputSink* sink, const std::function<void(const Progress&)>& progress);
+
+    backend::Engine& engine() { return *engine_; }
+    BackendChoice backend() const { return backend_; }
+
+private:
+    CaseSpec spec_;
+    BackendChoice backend_;
+    std::unique_ptr<backend::Engine> engine_;
+};
+
+}  // namespace barracuda::sim
