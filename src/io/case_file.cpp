@@ -334,18 +334,18 @@ sim::CaseSpec parse_case_file(const std::filesystem::path& file, const std::vect
 std::string_view default_case_toml() {
     // Kept in step with cases/cavity3d_re100.toml.
     return R"(# Barracuda's built-in case: a lid-driven cavity in 3D.
-# Re = U N / nu = 0.1 * 64 / 0.064 = 100 (lattice units: dx = dt = 1).
-title = "Lid-driven cavity 64^3, Re = 100"
+# Re = U N / nu = 0.1 * 48 / 0.048 = 100 (lattice units: dx = dt = 1).
+title = "Lid-driven cavity 48^3, Re = 100"
 
 [model]
 lattice = "D3Q19"
 collision = "bgk"
 equilibrium = "compressible"
 precision = "fp32"
-viscosity = 0.064           # tau = 3 nu + 0.5 = 0.692
+viscosity = 0.048           # tau = 3 nu + 0.5 = 0.644
 
 [domain]
-size = [64, 64, 64]
+size = [48, 48, 48]
 
 # The lid slides along +x; every other face is a resting wall.
 [boundary]

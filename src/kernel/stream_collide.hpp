@@ -47,6 +47,19 @@ struct Gather {
         if (kind[cell] == boundary::Solid) return Gathered::Solid;
         const int pos[3] = {x, y, z};
 
+        // Interior cells (all neighbours inside the box) skip the per-axis tests.
+        bool interior = true;
+        BARRACUDA_UNROLL
+        for (int a = 0; a < L::D; ++a) interior = interior && pos[a] > 0 && pos[a] < grid.n[a] - 1;
+        if (interior) {
+            BARRACUDA_UNROLL
+            for (int i = 0; i < L::Q; ++i) {
+                const index_t src = cell - (L::c(i, 0) + index_t(grid.n[0]) * (L::c(i, 1) + index_t(grid.n[1]) * L::c(i, 2)));
+                f[i] = kind[src] == boundary::Solid ? store.load(L::opposite(i), cell) : store.load(i, src);
+            }
+            return Gathered::Fluid;
+        }
+
         unsigned unknown = 0;
         BARRACUDA_UNROLL
         for (int i = 0; i < L::Q; ++i) {

@@ -2,6 +2,7 @@
 // Ordering: rest first, then opposite pairs (i, i+1) for odd i.
 #pragma once
 #include "common/hd.hpp"
+#include "lattice/packed.hpp"
 
 namespace barracuda::lattice {
 
@@ -11,10 +12,14 @@ struct D2Q9 {
     static constexpr double cs2 = 1.0 / 3.0;
     static constexpr const char* name = "D2Q9";
 
-    BARRACUDA_HD static constexpr int c(int i, int axis) {
-        constexpr int v[9][3] = {{0, 0, 0},  {1, 0, 0},   {-1, 0, 0}, {0, 1, 0},  {0, -1, 0},
+    static constexpr int velocities[9][3] = {{0, 0, 0},  {1, 0, 0},   {-1, 0, 0}, {0, 1, 0},  {0, -1, 0},
                                  {1, 1, 0},  {-1, -1, 0}, {1, -1, 0}, {-1, 1, 0}};
-        return v[i][axis];
+    static constexpr std::uint64_t code_x = pack_axis(velocities, 0);
+    static constexpr std::uint64_t code_y = pack_axis(velocities, 1);
+    static constexpr std::uint64_t code_z = pack_axis(velocities, 2);
+
+    BARRACUDA_HD static constexpr int c(int i, int axis) {
+        return unpack(axis == 0 ? code_x : (axis == 1 ? code_y : code_z), i);
     }
     BARRACUDA_HD static constexpr double w(int i) {
         return i == 0 ? 4.0 / 9.0 : (i < 5 ? 1.0 / 9.0 : 1.0 / 36.0);

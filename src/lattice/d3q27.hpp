@@ -2,6 +2,7 @@
 // Ordering: rest first, then opposite pairs (i, i+1) for odd i.
 #pragma once
 #include "common/hd.hpp"
+#include "lattice/packed.hpp"
 
 namespace barracuda::lattice {
 
@@ -11,13 +12,17 @@ struct D3Q27 {
     static constexpr double cs2 = 1.0 / 3.0;
     static constexpr const char* name = "D3Q27";
 
-    BARRACUDA_HD static constexpr int c(int i, int axis) {
-        constexpr int v[27][3] = {
+    static constexpr int velocities[27][3] = {
             {0, 0, 0},   {1, 0, 0},   {-1, 0, 0},  {0, 1, 0},   {0, -1, 0},  {0, 0, 1},   {0, 0, -1},
             {1, 1, 0},   {-1, -1, 0}, {1, -1, 0},  {-1, 1, 0},  {1, 0, 1},   {-1, 0, -1}, {1, 0, -1},
             {-1, 0, 1},  {0, 1, 1},   {0, -1, -1}, {0, 1, -1},  {0, -1, 1},  {1, 1, 1},   {-1, -1, -1},
             {1, 1, -1},  {-1, -1, 1}, {1, -1, 1},  {-1, 1, -1}, {-1, 1, 1},  {1, -1, -1}};
-        return v[i][axis];
+    static constexpr std::uint64_t code_x = pack_axis(velocities, 0);
+    static constexpr std::uint64_t code_y = pack_axis(velocities, 1);
+    static constexpr std::uint64_t code_z = pack_axis(velocities, 2);
+
+    BARRACUDA_HD static constexpr int c(int i, int axis) {
+        return unpack(axis == 0 ? code_x : (axis == 1 ? code_y : code_z), i);
     }
     BARRACUDA_HD static constexpr double w(int i) {
         return i == 0 ? 8.0 / 27.0 : (i < 7 ? 2.0 / 27.0 : (i < 19 ? 1.0 / 54.0 : 1.0 / 216.0));
