@@ -19,9 +19,16 @@ enum class Method : unsigned char {
     Equilibrium,  // face node set to the equilibrium of the prescribed state
 };
 
+enum class Profile : unsigned char {
+    Uniform,    // the given velocity on every node of the face
+    Parabolic,  // the given velocity times 4 s (1 - s) along each non-periodic in-face axis,
+                // s = (i + 1/2) / n: zero on the half-way walls, the given value on the centre line
+};
+
 struct FaceSpec {
     FaceType type = FaceType::Wall;
     Method method = Method::ZouHe;
+    Profile profile = Profile::Uniform;  // Velocity faces
     std::array<double, 3> velocity{0, 0, 0};  // MovingWall, Velocity
     double density = 1.0;                     // Pressure
 };

@@ -9,6 +9,7 @@ namespace barracuda::boundary {
 struct FaceTable {
     FaceType type[6];
     Method method[6];
+    Profile profile[6];
     double velocity[6][3];
     double density[6];
 

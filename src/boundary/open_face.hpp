@@ -28,9 +28,10 @@ struct OpenFaceState {
     T u[3];     // fluid velocity (for the equilibrium method)
 };
 
+/// `profile` scales a prescribed velocity (1 for a uniform one; see Profile).
 template <class L, class Eq, class T>
 BARRACUDA_HD OpenFaceState<T> open_face_state(const T (&f)[L::Q], int face, const FaceTable& faces,
-                                              const T (&force)[3]) {
+                                              const T (&force)[3], T profile) {
     const int a = FaceTable::axis(face), s = FaceTable::inward(face);
     T s0 = T(0), sout = T(0);
     BARRACUDA_UNROLL
@@ -43,7 +44,8 @@ BARRACUDA_HD OpenFaceState<T> open_face_state(const T (&f)[L::Q], int face, cons
     OpenFaceState<T> st;
     const T fn = T(s) * (a == 0 ? force[0] : (a == 1 ? force[1] : force[2]));
     if (faces.type[face] == FaceType::Velocity) {
-        T u[3] = {T(faces.velocity[face][0]), T(faces.velocity[face][1]), T(faces.velocity[face][2])};
+        T u[3] = {profile * T(faces.velocity[face][0]), profile * T(faces.velocity[face][1]),
+                  profile * T(faces.velocity[face][2])};
         const T un = T(s) * (a == 0 ? u[0] : (a == 1 ? u[1] : u[2]));
         // rho = known + j.n, j.n = w(rho) u.n - F.n/2
         T rho;
@@ -73,7 +75,8 @@ BARRACUDA_HD OpenFaceState<T> open_face_state(const T (&f)[L::Q], int face, cons
 }
 
 /// Replaces the unknown populations (bits of `unknown` whose c points inward
-/// through `face`) by Zou-He's rule for the state st.
+/// through `face`) by Zou-He's rule for the state st. Edge nodes (where the
+/// unknown set is not symmetric) are not handled here (kernel/stream_collide.hpp).
 template <class L, class T>
 BARRACUDA_HD void zou_he(T (&f)[L::Q], unsigned unknown, int face, const OpenFaceState<T>& st) {
     const int a = FaceTable::axis(face), s = FaceTable::inward(face);

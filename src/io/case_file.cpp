@@ -39,7 +39,7 @@ std::vector<std::string> known_keys() {
         "output.slice_axis", "output.slice_position",
     };
     for (std::string_view face : face_names)
-        for (const char* k : {"type", "method", "velocity", "density"})
+        for (const char* k : {"type", "method", "profile", "velocity", "density"})
             keys.push_back("boundary." + std::string(face) + "." + k);
     for (const char* k : {"shape", "name", "min", "max", "center", "radius", "axis"})
         keys.push_back(std::string("obstacle[].") + k);
@@ -149,6 +149,12 @@ void read_face(const Section& f, boundary::FaceSpec& spec) {
     spec.method = read_choice(f, "method", std::array<std::string_view, 2>{"zou_he", "equilibrium"},
                               std::array{boundary::Method::ZouHe, boundary::Method::Equilibrium})
                       .value_or(boundary::Method::ZouHe);
+
+    if (f.has("profile") && spec.type != FaceType::Velocity)
+        f.fail("profile", t + " takes no profile (only velocity faces do)");
+    spec.profile = read_choice(f, "profile", std::array<std::string_view, 2>{"uniform", "parabolic"},
+                               std::array{boundary::Profile::Uniform, boundary::Profile::Parabolic})
+                       .value_or(boundary::Profile::Uniform);
 
     if (f.has("velocity") && !moves)
         f.fail("velocity", t + " takes no velocity" +

@@ -77,6 +77,7 @@ backend::EngineSetup engine_setup(const CaseSpec& spec) {
     for (int f = 0; f < 6; ++f) {
         s.faces.type[f] = spec.periodic[f / 2] ? boundary::FaceType::Periodic : spec.faces[f].type;
         s.faces.method[f] = spec.faces[f].method;
+        s.faces.profile[f] = spec.faces[f].profile;
         for (int a = 0; a < 3; ++a) s.faces.velocity[f][a] = spec.faces[f].velocity[a];
         s.faces.density[f] = spec.faces[f].density;
     }
