@@ -1,0 +1,15 @@
+#!/usr/bin/env bash
+# Stages the Debian packages the build needs into .deps/ (ignored by git) for a
+# machine that has a compiler and CUDA but no package registry (the GPU device
+# machine): header-only toml++ and CLI11, static zlib, libpng and GoogleTest.
+# Run on a Debian/Ubuntu machine with network access; the folder is then
+# carried along with the working tree. CMake finds it through
+# BARRACUDA_DEPS_PREFIX (default: .deps).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+rm -rf .deps && mkdir -p .deps/debs
+cd .deps/debs
+apt-get download libtomlplusplus-dev libcli11-dev zlib1g-dev libpng-dev libgtest-dev >/dev/null
+for deb in *.deb; do dpkg -x "$deb" ..; done
+cd .. && rm -rf debs
+echo "staged into $(pwd):"; du -sh usr
