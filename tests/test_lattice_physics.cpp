@@ -2,7 +2,7 @@
 // checked cell by cell (no streaming):
 //  - Lattice: the moment identities every velocity set must satisfy for the
 //    second-order equilibrium to recover Navier-Stokes (Krüger et al., "The
-//    Lattice Boltzmann Method", 2017, sec. 3.4.7, eq. 3.60), and the
+//    Lattice Boltzmann Method", 2017, ch. 3, velocity sets), and the
 //    opposite-pair structure the bounce-back and TRT rely on (src/lattice/*.hpp).
 //  - Equilibrium: mass, momentum and momentum-flux moments of
 //    physics::equilibrium_shifted (src/physics/equilibrium.hpp), compressible
@@ -282,9 +282,9 @@ void check_conservation(const char* what, const C& op) {
     std::mt19937_64 rng(7);
     // Tolerance: the populations are O(0.1) and the collision adds a handful of
     // O(0.1) terms per population (Q^2 ~ 400 products with entries <= 30 for
-    // MRT on D3Q19, but on non-equilibrium parts of 1e-3); the summed round-off
-    // is well below 1e-15. 1e-14 is round-off relative to the unit density,
-    // while a source with the wrong weight would be off by ~1e-4 (the force).
+    // MRT on D3Q19, but on non-equilibrium parts of 1e-3); the observed
+    // round-off is ~3e-17. 1e-14 is round-off relative to the unit density,
+    // while a source with a wrong weight would be off by ~1e-4 (the force).
     constexpr double tol = 1e-14;
     for (int trial = 0; trial < 100; ++trial) {
         for (bool forced : {false, true}) {
@@ -346,7 +346,7 @@ double max_difference(const A& a, const B& b) {
 // Equivalences hold algebraically; what differs is the order of operations
 // (MRT goes through M and M^T with entries up to 30), so round-off on O(0.1)
 // populations. 1e-14 is that; a wrong rate anywhere would give differences of
-// the order of the non-equilibrium part, 1e-3 w ~ 1e-5.
+// the order of the non-equilibrium part, 0.01 w >= 5e-5.
 constexpr double kEquivalenceTol = 1e-14;
 
 template <class L, class Eq>

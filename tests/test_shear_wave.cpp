@@ -3,10 +3,12 @@
 //
 // u_x(y, t) = U sin(k y) exp(-nu k^2 t), k = 2 pi / N, solves the incompressible
 // Navier-Stokes equations exactly (u . grad u = 0, no pressure gradient); the
-// lattice Boltzmann viscosity is nu = cs2 (tau - 1/2) (Krüger et al., "The
-// Lattice Boltzmann Method", 2017, sec. 4.1 and the shear-wave benchmark of
-// sec. 4.5.5). The measured rate differs from it by the O(k^2) truncation error
-// of the scheme, ~1e-3 relative at N = 64, hence the 1% bound of the brief.
+// lattice Boltzmann viscosity is nu = cs2 (tau - 1/2) (src/physics/collision_bgk.hpp;
+// Krüger et al., "The Lattice Boltzmann Method", 2017, ch. 4). The measured
+// rate differs from it by the O(k^2) truncation error of the scheme, which
+// depends on tau and, for TRT/MRT, on the free rates: 1e-4 to 2.3e-3 relative
+// at N = 64 here. The bound is 1%: several times that, and far below what a
+// wrong relaxation rate would give (tau off by 0.01 at tau = 0.8 is 3%).
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -93,15 +95,22 @@ Measured shear_wave(lattice::Kind lat, CollisionKind col, EquilibriumKind eq, do
 }
 
 void check(lattice::Kind lat, CollisionKind col) {
-    for (auto eq : {EquilibriumKind::Compressible, EquilibriumKind::Incompressible})
-        for (double tau : {0.8, 0.6, 1.2}) {
-            const auto m = shear_wave(lat, col, eq, tau);
-            std::cout << "  " << lattice::name_of(lat) << " " << physics::name_of(col) << " " << physics::name_of(eq)
-                      << " tau " << tau << ": nu " << m.nu_expected << ", measured " << m.nu_measured
-                      << ", relative error " << m.rel_error() << "\n";
-            EXPECT_LT(m.rel_error(), 0.01) << lattice::name_of(lat) << " " << physics::name_of(col) << " "
-                                           << physics::name_of(eq) << " tau " << tau;
-        }
+    // Three tau with the compressible equilibrium; the incompressible one at
+    // tau = 0.8 only (the shear wave keeps rho = 1, where the two coincide to
+    // second order: running all six would double the runtime for nothing new).
+    struct Run {
+        EquilibriumKind eq;
+        double tau;
+    };
+    for (const Run r : {Run{EquilibriumKind::Compressible, 0.8}, Run{EquilibriumKind::Compressible, 0.6},
+                        Run{EquilibriumKind::Compressible, 1.2}, Run{EquilibriumKind::Incompressible, 0.8}}) {
+        const auto m = shear_wave(lat, col, r.eq, r.tau);
+        std::cout << "  " << lattice::name_of(lat) << " " << physics::name_of(col) << " " << physics::name_of(r.eq)
+                  << " tau " << r.tau << ": nu " << m.nu_expected << ", measured " << m.nu_measured
+                  << ", relative error " << m.rel_error() << "\n";
+        EXPECT_LT(m.rel_error(), 0.01) << lattice::name_of(lat) << " " << physics::name_of(col) << " "
+                                       << physics::name_of(r.eq) << " tau " << r.tau;
+    }
 }
 
 TEST(ShearWave, D2Q9Bgk) { check(lattice::Kind::D2Q9, CollisionKind::BGK); }

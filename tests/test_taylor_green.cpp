@@ -104,9 +104,10 @@ double energy_decay_rate(Vortex& v, std::int64_t t1, std::int64_t t2) {
 TEST(TaylorGreen, KineticEnergyDecayRate) {
     // E ~ exp(-4 nu k^2 t). N = 64, u0 = 0.01 (Ma = 0.017), BGK, FP64. The rate
     // is measured between t = 100 and t = 1000 (E falls by e^-3.5): the equilibrium
-    // start excites non-hydrodynamic modes that die within a few tens of steps
-    // and sound waves at wave numbers (2k, 0), (0, 2k) of relative amplitude
-    // O(u0), which are orthogonal to the vortex and add O(u0^2) to E/E0.
+    // start excites non-hydrodynamic modes that die within a few tens of steps;
+    // with the pressure field set, the sound it leaves is O(Ma^2) weak and lives
+    // at wave numbers (2k, 0), (0, 2k), orthogonal to the vortex, so its share
+    // of E is O(Ma^4).
     // What remains is the O(k^2) truncation error of the scheme, ~1e-3 at N = 64;
     // the bound is the brief's 1%.
     for (double tau : {0.8, 0.6}) {

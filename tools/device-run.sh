@@ -17,7 +17,7 @@ extra=()
   nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv
   git rev-parse HEAD 2>/dev/null || true
   cmake -S . -B build-device -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 "${extra[@]}"
-  time cmake --build build-device -j16
+  time cmake --build build-device -j16 --target barracuda barracuda_gpu_tests
 } > "$out/build.log" 2>&1 || { tail -50 "$out/build.log"; exit 1; }
 tail -3 "$out/build.log"
 bin=$PWD/build-device/src/barracuda

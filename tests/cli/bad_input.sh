@@ -1,0 +1,274 @@
+#!/usr/bin/env bash
+# Bad input to `barracuda`: every mistake must stop the program with the
+# documented exit code (3 invalid case, 4 no resources, 2 bad command line), a
+# message on stderr that names the key and the value, and no output written.
+#
+# usage: bash bad_input.sh <path-to-barracuda> [<source-dir>]
+set -euo pipefail
+
+BIN=${1:?usage: bad_input.sh <path-to-barracuda> [<source-dir>]}
+[[ -x $BIN ]] || { echo "FAIL: barracuda binary '$BIN' is not executable" >&2; exit 1; }
+BIN=$(cd "$(dirname "$BIN")" && pwd)/$(basename "$BIN")
+
+T=$(mktemp -d "${TMPDIR:-/tmp}/barracuda-cli-bad-input.XXXXXX")
+trap 'rm -rf "$T"' EXIT
+WORK=$T/work  # the cases live here, the runs start here, nothing may appear here
+LOG=$T/log    # stdout / stderr of each run
+mkdir -p "$WORK" "$LOG"
+cd "$WORK"
+
+failures=0
+checks=0
+fail() {
+    echo "FAIL: $*" >&2
+    failures=$((failures + 1))
+}
+
+# A small valid base case: D2Q9 16x16 lid-driven cavity, 10 steps.
+cat >base.toml <<EOF
+title = "cli bad-input base"
+
+[model]
+lattice = "D2Q9"
+tau = 0.8
+
+[domain]
+size = [16, 16]
+
+[boundary.y_max]
+type = "moving_wall"
+velocity = [0.05, 0.0]
+
+[run]
+steps = 10
+check_interval = 5
+
+[output]
+directory = "$WORK/out"
+interval = 5
+EOF
+
+# Everything under WORK: names, types, sizes, mtimes and contents.
+snapshot() {
+    (cd "$WORK" && find . -printf '%p %y %s %T@\n' | LC_ALL=C sort && find . -type f -exec sha256sum {} + | LC_ALL=C sort)
+}
+
+# expect NAME RC PATTERN... -- ARGS...
+# Runs `barracuda ARGS...` in WORK and checks the exit code, that stderr holds
+# every PATTERN (fixed strings) and that nothing in WORK was created or changed.
+expect() {
+    local name=$1 want=$2
+    shift 2
+    local -a patterns=()
+    while (($#)) && [[ $1 != -- ]]; do
+        patterns+=("$1")
+        shift
+    done
+    [[ ${1:-} == -- ]] || { echo "test script bug: expect $name without --" >&2; exit 1; }
+    shift
+    checks=$((checks + 1))
+
+    local before after rc=0
+    before=$(snapshot)
+    timeout 120 "$BIN" "$@" >"$LOG/stdout" 2>"$LOG/stderr" || rc=$?
+    after=$(snapshot)
+
+    local ok=1
+    if [[ $rc != "$want" ]]; then
+        fail "$name: exit code $rc, expected $want"
+        ok=0
+    fi
+    local p
+    for p in "${patterns[@]}"; do
+        if ! grep -qF -- "$p" "$LOG/stderr"; then
+            fail "$name: stderr does not mention '$p'"
+            ok=0
+        fi
+    done
+    if [[ -e $WORK/out ]]; then
+        fail "$name: the output directory $WORK/out was created"
+        ok=0
+    fi
+    if [[ $before != "$after" ]]; then
+        fail "$name: files in the working directory were created or changed:"
+        diff <(echo "$before") <(echo "$after") >&2 || true
+        ok=0
+    fi
+    if ((ok)); then
+        echo "ok   $name (exit $rc)"
+    else
+        {
+            echo "     command: barracuda $*"
+            echo "     --- stderr ---"
+            sed 's/^/     /' "$LOG/stderr"
+            echo "     --- stdout ---"
+            sed 's/^/     /' "$LOG/stdout"
+        } >&2
+    fi
+    rm -rf "$WORK/out"  # keep later checks independent of an earlier failure
+}
+
+RUN=(run base.toml --backend cpu -q)
+
+# The base case itself must be valid, or every check below proves nothing.
+checks=$((checks + 1))
+rc=0
+"$BIN" run base.toml --backend cpu -q --set "output.directory=$T/base-out" >"$LOG/stdout" 2>"$LOG/stderr" || rc=$?
+if [[ $rc != 0 || ! -e $T/base-out/fields.pvd ]]; then
+    fail "the base case does not run (exit $rc):"
+    cat "$LOG/stderr" >&2
+else
+    echo "ok   base case runs (exit 0)"
+fi
+rm -rf "$T/base-out"
+
+# --- unknown keys (with a hint) ------------------------------------------------
+expect "unknown key via --set" 3 "model.colision" "did you mean 'model.collision'" -- \
+    "${RUN[@]}" --set model.colision=bgk
+cat >unknown_key.toml <<EOF
+[model]
+lattice = "D2Q9"
+colision = "bgk"
+tau = 0.8
+[domain]
+size = [16, 16]
+[output]
+directory = "$WORK/out"
+EOF
+expect "unknown key in a file (with line)" 3 "unknown_key.toml:3:" "model.colision" "did you mean 'model.collision'" -- \
+    run unknown_key.toml --backend cpu -q
+
+# --- wrong type -------------------------------------------------------------------
+expect "wrong type via --set" 3 "model.tau" '"abc"' "expected a number" -- \
+    "${RUN[@]}" --set model.tau=abc
+cat >wrong_type.toml <<EOF
+[model]
+lattice = "D2Q9"
+tau = "abc"
+[domain]
+size = [16, 16]
+[output]
+directory = "$WORK/out"
+EOF
+expect "wrong type in a file (with line)" 3 "wrong_type.toml:3:" "model.tau" '"abc"' "expected a number" -- \
+    run wrong_type.toml --backend cpu -q
+
+# --- viscosity ----------------------------------------------------------------------
+expect "tau = 0.5" 3 "model.tau" "0.5" "> 0.5" -- "${RUN[@]}" --set model.tau=0.5
+expect "tau = 0.3" 3 "model.tau" "0.3" -- "${RUN[@]}" --set model.tau=0.3
+expect "viscosity = -0.1" 3 "model.viscosity" "-0.1" "> 0" -- "${RUN[@]}" --set model.viscosity=-0.1
+expect "viscosity = 0" 3 "model.viscosity" "= 0" -- "${RUN[@]}" --set model.viscosity=0
+
+# --- the velocity limit |u| < 0.4 -------------------------------------------------
+expect "initial.velocity at the limit" 3 "initial.velocity" "0.4" "< 0.4" -- \
+    "${RUN[@]}" --set 'initial.velocity=[0.4, 0]'
+expect "moving wall velocity above the limit" 3 "boundary.y_max.velocity" "0.5" "< 0.4" -- \
+    "${RUN[@]}" --set 'boundary.y_max.velocity=[0.5, 0]'
+expect "velocity inlet above the limit (|[0.3, 0.3]| = 0.42)" 3 "boundary.x_min.velocity" "[0.3, 0.3]" "< 0.4" -- \
+    "${RUN[@]}" --set boundary.x_min.type=velocity --set 'boundary.x_min.velocity=[0.3, 0.3]'
+
+# --- domain size ----------------------------------------------------------------------
+expect "size 0" 3 "domain.size" "[0, 16]" ">= 1" -- "${RUN[@]}" --set 'domain.size=[0, 16]'
+expect "size -3" 3 "domain.size" "[16, -3]" ">= 1" -- "${RUN[@]}" --set 'domain.size=[16, -3]'
+expect "3D lattice with a 2D size" 3 "domain.size" "[16, 16]" "D3Q19" -- "${RUN[@]}" --set model.lattice=D3Q19
+expect "2D lattice with a 3D size" 3 "domain.size" "[16, 16, 8]" "D2Q9" -- "${RUN[@]}" --set 'domain.size=[16, 16, 8]'
+
+# --- obstacles outside the domain (files: --set cannot create an array of tables) ----
+cat >obstacle_box.toml <<EOF
+[model]
+lattice = "D2Q9"
+tau = 0.8
+[domain]
+size = [16, 16]
+[[obstacle]]
+name = "block"
+shape = "box"
+min = [2, 2]
+max = [20, 5]
+[output]
+directory = "$WORK/out"
+EOF
+expect "box corner outside the domain" 3 "obstacle[0]" "block" "max" "[20, 5]" "outside the domain" -- \
+    run obstacle_box.toml --backend cpu -q
+cat >obstacle_sphere.toml <<EOF
+[model]
+lattice = "D2Q9"
+tau = 0.8
+[domain]
+size = [16, 16]
+[[obstacle]]
+shape = "sphere"
+center = [8, 8]
+radius = 2
+[[obstacle]]
+name = "ball"
+shape = "sphere"
+center = [8, 40]
+radius = 2
+[output]
+directory = "$WORK/out"
+EOF
+expect "sphere centre outside the domain" 3 "obstacle[1]" "ball" "center" "[8, 40]" "outside the domain" -- \
+    run obstacle_sphere.toml --backend cpu -q
+
+# --- a boundary on a periodic axis -------------------------------------------------
+expect "boundary table in the file on a periodic axis" 3 "boundary.y_max" "periodic" -- \
+    "${RUN[@]}" --set 'domain.periodic=[false, true]'
+expect "boundary table via --set on a periodic axis" 3 "boundary.x_min" "periodic" -- \
+    "${RUN[@]}" --set 'domain.periodic=[true, false]' --set boundary.x_min.type=wall
+
+# --- MRT where it is not offered ---------------------------------------------------
+expect "MRT on D3Q27" 3 "model.collision" "mrt" "D3Q27" -- \
+    "${RUN[@]}" --set model.lattice=D3Q27 --set 'domain.size=[8, 8, 8]' --set model.collision=mrt
+
+# --- resources -----------------------------------------------------------------------
+info=$("$BIN" info 2>&1) || true
+if grep -qE '^[[:space:]]*gpu [0-9]+:' <<<"$info"; then
+    echo "skip --backend cuda without a GPU: 'barracuda info' lists a GPU on this machine"
+else
+    expect "--backend cuda without a GPU" 4 "cuda" -- run base.toml --backend cuda -q
+fi
+# 10^12 cells of D3Q19: some 170 TiB, more than any host has (and below the 2^40-cell cap).
+expect "more memory than available" 4 "domain.size" "[10000, 10000, 10000]" "needs" "GiB" "available" -- \
+    "${RUN[@]}" --set model.lattice=D3Q19 --set 'domain.size=[10000, 10000, 10000]'
+# 10^15 cells is past the 2^40-cell limit: rejected as an invalid case.
+expect "more than 2^40 cells" 3 "domain.size" "[100000, 100000, 100000]" -- \
+    "${RUN[@]}" --set model.lattice=D3Q19 --set 'domain.size=[100000, 100000, 100000]'
+
+# --- malformed command-line values -------------------------------------------------
+expect "--set without '='" 3 "model.tau" "expected key=value" -- "${RUN[@]}" --set model.tau
+
+# --- TOML syntax errors name file, line and column ---------------------------------
+printf '[model]\nlattice = "D2Q9"\ntau = = 0.8\n[domain]\nsize = [16, 16]\n[output]\ndirectory = "%s/out"\n' "$WORK" >syntax.toml
+expect "TOML syntax error (line 3)" 3 "syntax.toml:3:" "TOML syntax error" -- run syntax.toml --backend cpu -q
+printf 'title = "x"\n[model]\nlattice = "D2Q9\ntau = 0.8\n[domain]\nsize = [16, 16]\n' >unterminated.toml
+expect "TOML unterminated string (line 3)" 3 "unterminated.toml:3:" "TOML syntax error" -- \
+    run unterminated.toml --backend cpu -q
+
+# --- the command line itself -------------------------------------------------------------
+expect "unknown option to run" 2 "--frobnicate" -- run base.toml --backend cpu -q --frobnicate
+expect "unknown top-level option" 2 "--frobnicate" -- --frobnicate
+expect "unknown option to bench" 2 "--frobnicate" -- bench --frobnicate
+expect "bad --backend value" 2 "gpu" -- run base.toml --backend gpu -q
+expect "missing case file" 2 "nothere.toml" -- run nothere.toml --backend cpu -q
+
+# --- help exits 0 and prints usage ------------------------------------------------------
+for args in "--help" "run --help" "bench --help"; do
+    checks=$((checks + 1))
+    rc=0
+    # shellcheck disable=SC2086
+    "$BIN" $args >"$LOG/stdout" 2>"$LOG/stderr" || rc=$?
+    if [[ $rc != 0 ]]; then
+        fail "barracuda $args: exit code $rc, expected 0"
+    elif ! grep -qi "usage" "$LOG/stdout"; then
+        fail "barracuda $args: no usage text on stdout"
+    else
+        echo "ok   barracuda $args (exit 0)"
+    fi
+done
+
+if ((failures)); then
+    echo "bad_input: $failures of $checks checks FAILED" >&2
+    exit 1
+fi
+echo "bad_input: all $checks checks passed"
