@@ -68,8 +68,8 @@ TEST(CaseFile, DefaultCaseIsTheLidDrivenCavity) {
     EXPECT_EQ(s.model.collision, sim::Collision::BGK);
     EXPECT_EQ(s.model.equilibrium, sim::Equilibrium::Compressible);
     EXPECT_EQ(s.model.precision, sim::Precision::FP32);
-    EXPECT_DOUBLE_EQ(s.model.tau, 3 * 0.064 + 0.5);
-    EXPECT_EQ(s.size, (std::array<int, 3>{64, 64, 64}));
+    EXPECT_DOUBLE_EQ(s.model.tau, 3 * 0.048 + 0.5);
+    EXPECT_EQ(s.size, (std::array<int, 3>{48, 48, 48}));
     EXPECT_EQ(s.periodic, (std::array<bool, 3>{false, false, false}));
     for (int f = 0; f < 6; ++f)
         EXPECT_EQ(s.faces[f].type, f == bc::YMax ? FaceType::MovingWall : FaceType::Wall) << bc::face_name(f);
@@ -81,7 +81,7 @@ TEST(CaseFile, DefaultCaseIsTheLidDrivenCavity) {
     EXPECT_EQ(s.output.slice_axis, 2);
     EXPECT_EQ(s.output.directory, "barracuda-out");
     // Re = U N / nu
-    EXPECT_NEAR(0.1 * 64 / ((s.model.tau - 0.5) / 3), 100.0, 1e-9);
+    EXPECT_NEAR(0.1 * 48 / ((s.model.tau - 0.5) / 3), 100.0, 1e-9);
 }
 
 TEST(CaseFile, EveryExampleCaseParses) {
@@ -478,12 +478,12 @@ TEST(CaseValidation, RatesChecked) {
 
 TEST(CaseMemory, KnownCases) {
     const sim::MemoryEstimate d = sim::estimate_memory(parse_case_string(barracuda::io::default_case_toml()));
-    const std::int64_t cells = 64 * 64 * 64;
-    EXPECT_EQ(d.population_bytes, 2 * 19 * 4 * cells);  // D3Q19 fp32: 39,845,888
-    EXPECT_EQ(d.population_bytes, 39845888);
+    const std::int64_t cells = 48 * 48 * 48;
+    EXPECT_EQ(d.population_bytes, 2 * 19 * 4 * cells);  // D3Q19 fp32: 16,809,984
+    EXPECT_EQ(d.population_bytes, 16809984);
     EXPECT_EQ(d.node_kind_bytes, cells);
     EXPECT_EQ(d.output_bytes, 32 * cells);
-    EXPECT_EQ(d.device_total(), 39845888 + 262144);
+    EXPECT_EQ(d.device_total(), 16809984 + 110592);
 
     sim::CaseSpec s = valid_2d();
     s.size = {128, 128, 1};

@@ -34,8 +34,8 @@ check_output_dir() {
     local dir=$1 compressed=$2 f
     local f0=$failures
     [[ -f $dir/fields.pvd ]] || fail "$dir: no fields.pvd"
-    mapfile -t vtis < <(cd "$dir" && ls -1 -- *.vti 2>/dev/null | LC_ALL=C sort)
-    mapfile -t pngs < <(cd "$dir" && ls -1 -- *.png 2>/dev/null | LC_ALL=C sort)
+    mapfile -t vtis < <(find "$dir" -maxdepth 1 -name '*.vti' -printf '%f\n' | LC_ALL=C sort)
+    mapfile -t pngs < <(find "$dir" -maxdepth 1 -name '*.png' -printf '%f\n' | LC_ALL=C sort)
     ((${#vtis[@]} >= 1)) || fail "$dir: no .vti file"
     ((${#pngs[@]} >= 1)) || fail "$dir: no .png file"
     # steps 0, 5 and 10
@@ -53,10 +53,9 @@ for d in root.iter("DataSet"):
     print(d.get("timestep"), d.get("file"))
 EOF
         ); then
-            local want="" i=0
+            local want=""
             for f in "${vtis[@]}"; do
                 want+="$((10#${f//[!0-9]/})) $f"$'\n'
-                i=$((i + 1))
             done
             if [[ "$listed"$'\n' != "$want" ]]; then
                 fail "$dir/fields.pvd does not list the .vti files (timestep file):"

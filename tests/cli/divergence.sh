@@ -1,0 +1,197 @@
+#!/usr/bin/env bash
+# A run that blows up stops with exit code 5 and a message naming the step, the
+# cell (x, y, z) and the field; the output written before the divergence (the
+# .vti files and fields.pvd) is kept and intact.
+#
+# usage: bash divergence.sh <path-to-barracuda> [<source-dir>]
+set -euo pipefail
+
+BIN=${1:?usage: divergence.sh <path-to-barracuda> [<source-dir>]}
+[[ -x $BIN ]] || { echo "FAIL: barracuda binary '$BIN' is not executable" >&2; exit 1; }
+BIN=$(cd "$(dirname "$BIN")" && pwd)/$(basename "$BIN")
+command -v python3 >/dev/null || { echo "FAIL: python3 is needed to check the VTK files" >&2; exit 1; }
+
+T=$(mktemp -d "${TMPDIR:-/tmp}/barracuda-cli-divergence.XXXXXX")
+trap 'rm -rf "$T"' EXIT
+cd "$T"
+
+failures=0
+fail() {
+    echo "FAIL: $*" >&2
+    failures=$((failures + 1))
+}
+
+# A valid case that is unstable: BGK with tau = 0.5001 (nu ~ 3e-5), a lid at
+# |u| = 0.39 just below the limit, and a body force, in a closed 32x32 box.
+# (A periodic box does not do: a uniform flow under a uniform force stays
+# uniform, its density never leaves the range, and the run "succeeds".)
+OUT=$T/out
+N=32
+CHECK=5
+cat >case.toml <<EOF
+title = "cli divergence"
+
+[model]
+lattice = "D2Q9"
+collision = "bgk"
+tau = 0.5001
+
+[domain]
+size = [$N, $N]
+
+[boundary.y_max]
+type = "moving_wall"
+velocity = [0.39, 0.0]
+
+[force]
+body = [0.001, 0.0]
+
+[run]
+steps = 2000
+check_interval = $CHECK
+
+[output]
+directory = "$OUT"
+interval = $CHECK
+formats = ["vti", "png"]
+compression = "none"
+EOF
+
+rc=0
+timeout 300 "$BIN" run case.toml --backend cpu -q >stdout 2>stderr || rc=$?
+show_run() {
+    {
+        echo "     command: barracuda run case.toml --backend cpu -q"
+        echo "     --- stderr ---"
+        sed 's/^/     /' stderr
+        echo "     --- stdout ---"
+        sed 's/^/     /' stdout
+    } >&2
+}
+if [[ $rc != 5 ]]; then
+    fail "exit code $rc, expected 5 (diverged)"
+    show_run
+    echo "divergence: FAILED" >&2
+    exit 1
+fi
+echo "ok   exit code 5"
+
+# --- the message: step, cell (x, y, z), field ---------------------------------------
+msg=$(grep -m1 "diverged" stderr || true)
+step=""
+if [[ $msg =~ at\ step\ ([0-9]+) ]]; then
+    step=${BASH_REMATCH[1]}
+    ((step > 0 && step <= 2000 && step % CHECK == 0)) ||
+        fail "the step in the message ($step) is not a check step (a multiple of $CHECK in 1..2000)"
+else
+    fail "the message does not name the step ('at step N')"
+fi
+if [[ $msg =~ cell\ \(([0-9]+),\ ([0-9]+),\ ([0-9]+)\) ]]; then
+    x=${BASH_REMATCH[1]} y=${BASH_REMATCH[2]} z=${BASH_REMATCH[3]}
+    ((x < N && y < N && z == 0)) || fail "the cell ($x, $y, $z) in the message is outside the ${N}x${N} domain"
+else
+    fail "the message does not name the cell as '(x, y, z)'"
+fi
+[[ $msg =~ (density|velocity) ]] || fail "the message does not name the field (density or velocity)"
+if ((failures)); then
+    show_run
+else
+    echo "ok   message: $msg"
+fi
+
+# --- the output before the divergence is kept and intact ---------------------------
+[[ -d $OUT ]] || { fail "the output directory $OUT is gone"; echo "divergence: FAILED" >&2; exit 1; }
+tmps=$(find "$OUT" -name '*.tmp*')
+[[ -z $tmps ]] || fail "temporary files remain: $tmps"
+[[ -f $OUT/fields.pvd ]] || fail "$OUT/fields.pvd is missing"
+[[ $(tail -c 20 "$OUT/fields.pvd" 2>/dev/null) == *"</VTKFile>"* ]] || fail "$OUT/fields.pvd does not end with </VTKFile>"
+ls "$OUT"/slice_*.png >/dev/null 2>&1 || fail "no .png written before the divergence was kept"
+
+# The .pvd is well-formed, lists every .vti in the directory and nothing else,
+# every one from before the divergence step, the last one from the last check
+# that passed. Each .vti is complete (header, every array's byte count, the
+# closing tags) and holds a good state: finite, density within [0.1, 10].
+if ! python3 - "$OUT" "$N" "${step:-0}" "$CHECK" <<'EOF'; then
+import math, os, re, struct, sys, xml.etree.ElementTree as ET
+
+out, n, step, check = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4])
+errors = []
+
+root = ET.parse(os.path.join(out, "fields.pvd")).getroot()
+assert root.tag == "VTKFile" and root.get("type") == "Collection", "fields.pvd is not a VTK collection"
+listed = [(float(d.get("timestep")), d.get("file")) for d in root.iter("DataSet")]
+on_disk = sorted(f for f in os.listdir(out) if f.endswith(".vti"))
+if sorted(f for _, f in listed) != on_disk:
+    errors.append(f"fields.pvd lists {[f for _, f in listed]} but the directory holds {on_disk}")
+times = [t for t, _ in listed]
+if not times:
+    errors.append("fields.pvd lists no data set")
+else:
+    if times[0] != 0:
+        errors.append(f"the first data set is at step {times[0]}, expected 0")
+    if step and max(times) >= step:
+        errors.append(f"a data set at step {max(times)} is not before the divergence at step {step}")
+    if step and max(times) < step - check:
+        errors.append(f"the last data set is at step {max(times)}; the last good state (step {step - check}) is missing")
+
+sizes = {"Float64": 8, "Float32": 4, "UInt8": 1}
+for _, name in listed:
+    path = os.path.join(out, name)
+    if not os.path.exists(path):
+        errors.append(f"{name} is listed but missing")
+        continue
+    data = open(path, "rb").read()
+    mark = data.find(b'<AppendedData encoding="raw">')
+    under = data.find(b"_", mark)
+    if not data.startswith(b"<?xml") or mark < 0 or under < 0:
+        errors.append(f"{name}: no XML header or no raw appended data")
+        continue
+    head = data[:under].decode()
+    if '<VTKFile type="ImageData"' not in head or 'header_type="UInt64"' not in head:
+        errors.append(f"{name}: not an ImageData file with UInt64 headers")
+        continue
+    if f'WholeExtent="0 {n-1} 0 {n-1} 0 0"' not in head:
+        errors.append(f"{name}: not the {n}x{n} extent")
+    base = under + 1
+    end = base
+    for m in re.finditer(r'<DataArray type="(\w+)" Name="(\w+)" NumberOfComponents="(\d+)" format="appended" offset="(\d+)"', head):
+        typ, arr, comps, off = m.group(1), m.group(2), int(m.group(3)), int(m.group(4))
+        at = base + off
+        want = n * n * comps * sizes[typ]
+        if at + 8 > len(data):
+            errors.append(f"{name}: array {arr} lies past the end of the file")
+            continue
+        (count,) = struct.unpack_from("<Q", data, at)
+        if count != want:
+            errors.append(f"{name}: array {arr} has a byte count of {count}, expected {want}")
+            continue
+        if at + 8 + count > len(data):
+            errors.append(f"{name}: array {arr} is cut short by the end of the file ({len(data)} bytes)")
+            continue
+        end = max(end, at + 8 + count)
+        if typ == "Float64":
+            values = struct.unpack_from(f"<{n * n * comps}d", data, at + 8)
+            if not all(math.isfinite(v) for v in values):
+                errors.append(f"{name}: {arr} holds NaN/Inf")
+            elif arr == "density" and not all(0.1 <= v <= 10 for v in values):
+                errors.append(f"{name}: density outside [0.1, 10]: {min(values)} .. {max(values)}")
+    if end == base:
+        errors.append(f"{name}: no DataArray found")
+    if not data[end:].strip().endswith(b"</VTKFile>") or b"</AppendedData>" not in data[end:]:
+        errors.append(f"{name}: the file does not end with </AppendedData> </VTKFile> after the data (truncated?)")
+
+for e in errors:
+    print(e, file=sys.stderr)
+if not errors:
+    print(f"ok   {len(listed)} data sets kept (steps {int(min(times))} .. {int(max(times))}), each complete and finite")
+sys.exit(1 if errors else 0)
+EOF
+    fail "the output written before the divergence is not intact (above)"
+    ls -la "$OUT" >&2
+fi
+
+if ((failures)); then
+    echo "divergence: $failures check(s) FAILED" >&2
+    exit 1
+fi
+echo "divergence: all checks passed"
