@@ -15,8 +15,9 @@ struct Partial {
 
     BARRACUDA_HD void add_cell(std::int64_t cell, double rho, double ux, double uy, double uz, double lo, double hi) {
         const double u2 = ux * ux + uy * uy + uz * uz;
-        // NaN fails every comparison, so test the good range and negate.
-        const bool good = (rho >= lo && rho <= hi) && (u2 >= 0.0 && u2 < 1e300);
+        // NaN fails every comparison, so test the good range and negate. |u| >= 1
+        // (the lattice speed, beyond which no information travels) is never physical.
+        const bool good = (rho >= lo && rho <= hi) && (u2 >= 0.0 && u2 < 1.0);
         if (!good) {
             if (cell < bad_cell) bad_cell = cell;
             return;

@@ -129,7 +129,8 @@ Simulation::Simulation(const CaseSpec& spec, BackendChoice backend) : spec_(spec
                             std::to_string(need / std::max<std::int64_t>(spec_.cells(), 1)) + " B/cell) but only " +
                             format_bytes(have) + " is available on the " +
                             (backend_ == BackendChoice::Cuda ? "GPU" : "host") +
-                            "; reduce the size or use fp32 precision");
+                            (spec_.model.precision == Precision::FP64 ? "; reduce the size or use fp32 precision"
+                                                                       : "; reduce the size"));
     }
     const auto setup = engine_setup(spec_);
     engine_ = backend_ == BackendChoice::Cuda ? backend::make_cuda_engine(setup) : backend::make_cpu_engine(setup);
@@ -166,11 +167,13 @@ RunResult Simulation::run(OutputSink* sink, const std::function<void(const Progr
             m << "the run diverged at step " << step << ": cell (" << x << ", " << y << ", " << z << ") has ";
             if (!std::isfinite(o.bad_density) || !std::isfinite(o.bad_speed))
                 m << (std::isfinite(o.bad_density) ? "velocity" : "density") << " = NaN/Inf";
+            else if (o.bad_speed >= 1.0)
+                m << "velocity |u| = " << o.bad_speed << " at or above the lattice speed 1";
             else
                 m << "density = " << o.bad_density << " outside run.density_range [" << run.density_min << ", "
                   << run.density_max << "]";
-            m << " (|u| = " << o.bad_speed << "). The last good output is kept; lower the velocity, raise tau "
-              << "(viscosity) or refine the grid.";
+            if (std::isfinite(o.bad_speed) && o.bad_speed < 1.0) m << " (|u| = " << o.bad_speed << ")";
+            m << ". The last good output is kept; lower the velocity, raise tau (viscosity) or refine the grid.";
             throw DivergenceError(m.str());
         }
         result.last = o;
