@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "backend/engine.hpp"
+#include "support.hpp"
 
 namespace barracuda {
 namespace {
@@ -27,23 +28,8 @@ using physics::EquilibriumKind;
 /// Luo 2000 (D2Q9) and d'Humieres et al. 2002 (D3Q19).
 backend::EngineSetup periodic_setup(lattice::Kind lat, CollisionKind col, EquilibriumKind eq, int nx, int ny, int nz,
                                     double tau) {
-    backend::EngineSetup s;
-    s.lattice = lat;
-    s.collision = col;
+    auto s = test::periodic_box(lat, nx, ny, nz, tau, storage::Precision::FP64, col);
     s.equilibrium = eq;
-    s.precision = storage::Precision::FP64;
-    s.grid = {{nx, ny, nz}, {true, true, true}};
-    for (int f = 0; f < 6; ++f) {
-        s.faces.type[f] = boundary::FaceType::Periodic;
-        s.faces.method[f] = boundary::Method::ZouHe;
-        s.faces.profile[f] = boundary::Profile::Uniform;
-        s.faces.density[f] = 1.0;
-    }
-    s.node_kind.assign(s.grid.cells(), boundary::Fluid);
-    s.tau = tau;
-    s.trt_magic = 3.0 / 16.0;
-    s.mrt = lat == lattice::Kind::D2Q9 ? physics::MrtRateSet{1 / tau, 1.64, 1.54, 1.9, 1.0, 1.0}
-                                       : physics::MrtRateSet{1 / tau, 1.19, 1.4, 1.2, 1.4, 1.98};
     return s;
 }
 

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "backend/engine.hpp"
+#include "support.hpp"
 
 namespace barracuda {
 namespace {
@@ -23,22 +24,8 @@ constexpr double kPi = 3.14159265358979323846;
 constexpr double kCs2 = 1.0 / 3.0;
 
 backend::EngineSetup periodic_square(int N, double tau, CollisionKind col, EquilibriumKind eq) {
-    backend::EngineSetup s;
-    s.lattice = lattice::Kind::D2Q9;
-    s.collision = col;
-    s.equilibrium = eq;
-    s.precision = storage::Precision::FP64;
-    s.grid = {{N, N, 1}, {true, true, true}};
-    for (int f = 0; f < 6; ++f) {
-        s.faces.type[f] = boundary::FaceType::Periodic;
-        s.faces.method[f] = boundary::Method::ZouHe;
-        s.faces.profile[f] = boundary::Profile::Uniform;
-        s.faces.density[f] = 1.0;
-    }
-    s.node_kind.assign(s.grid.cells(), boundary::Fluid);
-    s.tau = tau;
-    s.trt_magic = 3.0 / 16.0;
-    s.mrt = physics::MrtRateSet{1 / tau, 1.64, 1.54, 1.9, 1.0, 1.0};  // Lallemand & Luo 2000
+    auto s = test::periodic_box(lattice::Kind::D2Q9, N, N, 1, tau, storage::Precision::FP64, col);
+    s.equilibrium = eq;  // MRT rates of Lallemand & Luo 2000 come with periodic_box
     return s;
 }
 

@@ -34,13 +34,7 @@ public:
     std::string description() const override { return describe<L, Eq, Collision, S>("cpu", setup_, Store::pattern); }
 
     void initialize(const std::vector<double>& rho, const std::vector<double>& u) override {
-#pragma omp parallel for schedule(static)
-        for (std::int64_t c = 0; c < cells_; ++c) {
-            const bool solid = setup_.node_kind[c] == boundary::Solid;
-            const T vel[3] = {T(u[3 * c]), T(u[3 * c + 1]), T(u[3 * c + 2])};
-            for (int i = 0; i < L::Q; ++i)
-                a_[i * cells_ + c] = solid ? S(0) : S(physics::equilibrium_shifted<L, Eq>(i, T(rho[c] - 1.0), vel));
-        }
+        equilibrium_populations<L, Eq>(setup_, rho, u, a_.data());
         b_ = a_;
     }
 
@@ -92,11 +86,11 @@ public:
 #pragma omp critical
             total.merge(p);
         }
-        return finish(total, lo, hi);
+        return finish(total);
     }
 
     std::int64_t bytes_per_cell_update() const override { return two_copy_bytes_per_cell<L, S>(); }
-    std::int64_t memory_bytes() const override { return 2 * L::Q * cells_ * std::int64_t(sizeof(S)) + cells_; }
+    std::int64_t memory_bytes() const override { return two_copy_memory_bytes<L, S>(cells_); }
 
 private:
     Gather make_gather() const {
@@ -127,12 +121,9 @@ private:
                 }
     }
 
-    Observation finish(const kernel::Partial& p, double, double) const {
-        Observation o;
-        o.rho_min = p.rho_min, o.rho_max = p.rho_max, o.u_max = std::sqrt(p.u2_max);
-        o.change_l2 = std::sqrt(p.change2), o.norm_l2 = std::sqrt(p.norm2);
-        if (p.bad_cell != INT64_MAX) {
-            o.bad_cell = p.bad_cell;
+    Observation finish(const kernel::Partial& p) const {
+        Observation o = observation_from(p);
+        if (o.bad_cell >= 0) {
             const auto& g = setup_.grid;
             const int x = int(p.bad_cell % g.n[0]), y = int((p.bad_cell / g.n[0]) % g.n[1]),
                       z = int(p.bad_cell / (std::int64_t(g.n[0]) * g.n[1]));

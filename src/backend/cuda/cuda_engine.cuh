@@ -96,12 +96,7 @@ public:
     void initialize(const std::vector<double>& rho, const std::vector<double>& u) override {
         // Equilibrium on the host with the same function, then one copy: initialisation is rare.
         std::vector<S> f(std::size_t(L::Q) * cells_);
-        for (std::int64_t c = 0; c < cells_; ++c) {
-            const bool solid = setup_.node_kind[c] == boundary::Solid;
-            const T vel[3] = {T(u[3 * c]), T(u[3 * c + 1]), T(u[3 * c + 2])};
-            for (int i = 0; i < L::Q; ++i)
-                f[i * cells_ + c] = solid ? S(0) : S(physics::equilibrium_shifted<L, Eq>(i, T(rho[c] - 1.0), vel));
-        }
+        equilibrium_populations<L, Eq>(setup_, rho, u, f.data());
         check(cudaMemcpy(a_.get(), f.data(), f.size() * sizeof(S), cudaMemcpyHostToDevice), "upload populations");
         check(cudaMemcpy(b_.get(), f.data(), f.size() * sizeof(S), cudaMemcpyHostToDevice), "upload populations");
     }
@@ -148,11 +143,8 @@ public:
               "download reduction");
         kernel::Partial p = kernel::Partial::identity();
         for (const auto& q : h) p.merge(q);
-        Observation o;
-        o.rho_min = p.rho_min, o.rho_max = p.rho_max, o.u_max = std::sqrt(p.u2_max);
-        o.change_l2 = std::sqrt(p.change2), o.norm_l2 = std::sqrt(p.norm2);
-        if (p.bad_cell != INT64_MAX) {
-            o.bad_cell = p.bad_cell;
+        Observation o = observation_from(p);
+        if (o.bad_cell >= 0) {
             std::vector<double> r, u;
             fields(r, u);  // rare: the run is about to stop
             o.bad_density = r[p.bad_cell];
@@ -163,7 +155,7 @@ public:
     }
 
     std::int64_t bytes_per_cell_update() const override { return two_copy_bytes_per_cell<L, S>(); }
-    std::int64_t memory_bytes() const override { return 2 * L::Q * cells_ * std::int64_t(sizeof(S)) + cells_; }
+    std::int64_t memory_bytes() const override { return two_copy_memory_bytes<L, S>(cells_); }
 
 private:
     Gather make_gather() const {
