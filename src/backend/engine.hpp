@@ -13,6 +13,7 @@
 #include "physics/collision_mrt.hpp"
 #include "physics/model.hpp"
 #include "storage/grid.hpp"
+#include "storage/pattern.hpp"
 #include "storage/precision.hpp"
 
 namespace barracuda::backend {
@@ -22,6 +23,7 @@ struct EngineSetup {
     physics::CollisionKind collision = physics::CollisionKind::BGK;
     physics::EquilibriumKind equilibrium = physics::EquilibriumKind::Compressible;
     storage::Precision precision = storage::Precision::FP32;
+    storage::Pattern pattern = storage::Pattern::TwoCopy;
     storage::Grid grid{};
     boundary::FaceTable faces{};
     std::vector<std::uint8_t> node_kind;  // one per cell: boundary::Fluid or boundary::Solid

@@ -28,7 +28,7 @@ constexpr std::array<std::string_view, 3> axis_names = {"x", "y", "z"};
 std::vector<std::string> known_keys() {
     std::vector<std::string> keys = {
         "title",
-        "model.lattice", "model.collision", "model.equilibrium", "model.precision",
+        "model.lattice", "model.collision", "model.equilibrium", "model.precision", "model.streaming",
         "model.tau", "model.viscosity", "model.trt_magic",
         "model.mrt.s_e", "model.mrt.s_eps", "model.mrt.s_q", "model.mrt.s_pi", "model.mrt.s_m",
         "domain.size", "domain.periodic",
@@ -79,9 +79,12 @@ void read_model(const Section& m, sim::ModelSpec& model) {
     model.equilibrium = read_choice(m, "equilibrium", std::array<std::string_view, 2>{"compressible", "incompressible"},
                                     std::array{Equilibrium::Compressible, Equilibrium::Incompressible})
                             .value_or(model.equilibrium);
-    model.precision = read_choice(m, "precision", std::array<std::string_view, 2>{"fp32", "fp64"},
-                                  std::array{Precision::FP32, Precision::FP64})
+    model.precision = read_choice(m, "precision", std::array<std::string_view, 3>{"fp32", "fp64", "fp16"},
+                                  std::array{Precision::FP32, Precision::FP64, Precision::FP16})
                           .value_or(model.precision);
+    model.streaming = read_choice(m, "streaming", std::array<std::string_view, 2>{"two-copy", "in-place"},
+                                  std::array{sim::Pattern::TwoCopy, sim::Pattern::InPlace})
+                          .value_or(model.streaming);
 
     // One of the two, so the case states the viscosity exactly once.
     const auto tau = m.number("tau");

@@ -11,6 +11,7 @@
 #include "boundary/face.hpp"
 #include "lattice/lattice.hpp"
 #include "physics/model.hpp"
+#include "storage/pattern.hpp"
 #include "storage/precision.hpp"
 
 namespace barracuda::sim {
@@ -18,6 +19,7 @@ namespace barracuda::sim {
 using Collision = physics::CollisionKind;
 using Equilibrium = physics::EquilibriumKind;
 using Precision = storage::Precision;
+using Pattern = storage::Pattern;
 enum class BackendChoice { Auto, Cpu, Cuda };
 
 /// MRT relaxation rates of the non-hydrodynamic moments. Shear rates always
@@ -36,6 +38,7 @@ struct ModelSpec {
     Collision collision = Collision::BGK;
     Equilibrium equilibrium = Equilibrium::Compressible;
     Precision precision = Precision::FP32;
+    Pattern streaming = Pattern::TwoCopy;  // two copies (AB) or in place (AA)
     double tau = 0.6;               // relaxation time; nu = cs2 (tau - 1/2)
     double trt_magic = 3.0 / 16.0;  // TRT magic parameter Lambda
     MrtRates mrt;

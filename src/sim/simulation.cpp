@@ -73,6 +73,7 @@ backend::EngineSetup engine_setup(const CaseSpec& spec) {
     s.collision = spec.model.collision;
     s.equilibrium = spec.model.equilibrium;
     s.precision = spec.model.precision;
+    s.pattern = spec.model.streaming;
     s.grid = grid_of(spec);
     for (int f = 0; f < 6; ++f) {
         s.faces.type[f] = spec.periodic[f / 2] ? boundary::FaceType::Periodic : spec.faces[f].type;
@@ -116,6 +117,17 @@ std::int64_t available_memory(BackendChoice backend) {
     return std::int64_t(1) << 62;  // unknown: do not refuse
 }
 
+namespace {
+// What would shrink the footprint, beside a smaller domain.
+std::string memory_hint(const ModelSpec& m) {
+    std::string hint = "; reduce the size";
+    if (m.streaming == Pattern::TwoCopy) hint += ", use model.streaming = \"in-place\" (half the populations)";
+    if (m.precision == Precision::FP64) hint += ", use model.precision = \"fp32\"";
+    else if (m.precision == Precision::FP32) hint += ", use model.precision = \"fp16\" (FP16 storage)";
+    return hint;
+}
+}  // namespace
+
 Simulation::Simulation(const CaseSpec& spec, BackendChoice backend) : spec_(spec) {
     fill_model_defaults(spec_);
     validate_case(spec_);
@@ -129,8 +141,7 @@ Simulation::Simulation(const CaseSpec& spec, BackendChoice backend) : spec_(spec
                             std::to_string(need / std::max<std::int64_t>(spec_.cells(), 1)) + " B/cell) but only " +
                             format_bytes(have) + " is available on the " +
                             (backend_ == BackendChoice::Cuda ? "GPU" : "host") +
-                            (spec_.model.precision == Precision::FP64 ? "; reduce the size or use fp32 precision"
-                                                                       : "; reduce the size"));
+                            memory_hint(spec_.model));
     }
     const auto setup = engine_setup(spec_);
     engine_ = backend_ == BackendChoice::Cuda ? backend::make_cuda_engine(setup) : backend::make_cpu_engine(setup);

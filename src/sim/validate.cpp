@@ -231,9 +231,8 @@ void validate_case(const CaseSpec& spec) {
 MemoryEstimate estimate_memory(const CaseSpec& spec) {
     const std::int64_t cells = spec.cells();
     const std::int64_t q = lattice::velocities_of(spec.model.lattice);
-    const std::int64_t bytes = spec.model.precision == Precision::FP64 ? 8 : 4;
     MemoryEstimate m;
-    m.population_bytes = 2 * q * bytes * cells;  // two copies: read and write
+    m.population_bytes = storage::copies_of(spec.model.streaming) * q * storage::bytes_of(spec.model.precision) * cells;
     m.node_kind_bytes = cells;
     m.output_bytes = 4 * 8 * cells;  // density + three velocity components, double
     return m;
