@@ -36,6 +36,48 @@ inline void set_faces(backend::EngineSetup& s, int axis, boundary::FaceType lo, 
     s.faces.type[2 * axis + 1] = hi;
 }
 
+/// A channel along x exercising every boundary rule: a velocity inlet
+/// (parabolic) and a pressure outlet, a resting wall at y_min and a moving wall
+/// at y_max, periodic z (3D), a solid box in the flow and a small body force.
+inline backend::EngineSetup every_boundary_channel(lattice::Kind lat, physics::CollisionKind col,
+                                                   physics::EquilibriumKind eq, storage::Precision prec,
+                                                   boundary::Method method,
+                                                   storage::Pattern pattern = storage::Pattern::TwoCopy) {
+    using boundary::FaceType;
+    const bool three_d = lat != lattice::Kind::D2Q9;
+    auto s = periodic_box(lat, 24, 14, three_d ? 6 : 1, 0.7, prec, col);
+    s.equilibrium = eq;
+    s.pattern = pattern;
+    s.grid.periodic[0] = false;
+    s.faces.type[boundary::XMin] = FaceType::Velocity;
+    s.faces.type[boundary::XMax] = FaceType::Pressure;
+    s.faces.method[boundary::XMin] = s.faces.method[boundary::XMax] = method;
+    s.faces.profile[boundary::XMin] = boundary::Profile::Parabolic;
+    s.faces.velocity[boundary::XMin][0] = 0.05;
+    s.faces.density[boundary::XMax] = 0.995;
+    set_faces(s, 1, FaceType::Wall, FaceType::MovingWall);
+    s.faces.velocity[boundary::YMax][0] = 0.03;
+    for (int z = 0; z < s.grid.n[2]; ++z)
+        for (int y = 5; y < 8; ++y)
+            for (int x = 8; x < 11; ++x) s.node_kind[s.grid.index(x, y, z)] = boundary::Solid;
+    s.force[0] = 1e-5;
+    s.force[1] = -2e-6;
+    return s;
+}
+
+/// A non-uniform start so every population and branch is exercised.
+inline void initialize_wavy(backend::Engine& e, const backend::EngineSetup& s) {
+    const auto n = s.grid.cells();
+    std::vector<double> rho(n), u(3 * n);
+    for (std::int64_t k = 0; k < n; ++k) {
+        rho[k] = 1.0 + 0.01 * std::sin(0.37 * double(k));
+        u[3 * k] = 0.04 * std::cos(0.11 * double(k));
+        u[3 * k + 1] = 0.02 * std::sin(0.23 * double(k));
+        u[3 * k + 2] = s.lattice == lattice::Kind::D2Q9 ? 0.0 : 0.01 * std::cos(0.05 * double(k));
+    }
+    e.initialize(rho, u);
+}
+
 inline void initialize_at_rest(backend::Engine& e, const backend::EngineSetup& s, double rho0 = 1.0) {
     const auto n = s.grid.cells();
     e.initialize(std::vector<double>(n, rho0), std::vector<double>(3 * n, 0.0));

@@ -16,49 +16,16 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
-#include <fstream>
-#include <sstream>
-#include <string>
 
+#include "ghia_reference.hpp"
 #include "support.hpp"
 
 namespace barracuda {
 namespace {
 
-struct GhiaPoint {
-    double pos, value;
-};
-
-/// Column pairs (position, value) of the CSV for Re = 100 u and v.
-void read_ghia(std::vector<GhiaPoint>& u, std::vector<GhiaPoint>& v) {
-    std::ifstream in(std::string(BARRACUDA_REFERENCE_DIR) + "/ghia1982_cavity2d.csv");
-    ASSERT_TRUE(in) << "reference file missing: " << BARRACUDA_REFERENCE_DIR << "/ghia1982_cavity2d.csv";
-    std::string line;
-    while (std::getline(in, line)) {
-        if (line.empty() || line[0] == '#' || line[0] == 'y') continue;
-        std::stringstream s(line);
-        double col[8];
-        char comma;
-        for (int k = 0; k < 8; ++k) {
-            s >> col[k];
-            if (k < 7) s >> comma;
-        }
-        u.push_back({col[0], col[1]});
-        v.push_back({col[4], col[5]});
-    }
-}
-
-/// Linear interpolation of a nodal profile f(i) at x = (i + 1/2)/N, with the
-/// wall values (0, or the lid speed) at x = 0 and 1.
-double sample(const std::vector<double>& f, double x, double at0, double at1) {
-    const int N = int(f.size());
-    const double s = x * N - 0.5;
-    if (s <= 0) return at0 + (f[0] - at0) * (x * N / 0.5);
-    if (s >= N - 1) return at1 + (f[N - 1] - at1) * ((1 - x) * N / 0.5);
-    const int i = int(std::floor(s));
-    const double t = s - i;
-    return (1 - t) * f[i] + t * f[i + 1];
-}
+using test::GhiaPoint;
+using test::read_ghia;
+using test::sample;
 
 TEST(CavityGhia, Re100D2Q9Bgk) {
     std::vector<GhiaPoint> gu, gv;
@@ -84,9 +51,8 @@ TEST(CavityGhia, Re100D2Q9Bgk) {
     std::vector<double> rho, u;
     e->fields(rho, u);
     // Vertical centre line x = 1/2 lies between nodes N/2 - 1 and N/2.
-    std::vector<double> ux(N), vy(N);
-    for (int j = 0; j < N; ++j) ux[j] = 0.5 * (u[3 * (N / 2 - 1 + N * j)] + u[3 * (N / 2 + N * j)]) / U;
-    for (int i = 0; i < N; ++i) vy[i] = 0.5 * (u[3 * (i + N * (N / 2 - 1)) + 1] + u[3 * (i + N * (N / 2)) + 1]) / U;
+    std::vector<double> ux, vy;
+    test::centre_lines(u, N, U, ux, vy);
     double worst = 0;
     for (const auto& p : gu) {
         const double d = std::abs(sample(ux, p.pos, 0.0, 1.0) - p.value);

@@ -1,27 +1,56 @@
-// barracuda bench: time the fused stream-collide kernel on a periodic box of
-// fluid (every cell does the full update), report the median of several
-// repetitions as MLUPS, bytes moved per cell update and effective bandwidth.
+// barracuda bench: first the copy bandwidth of the device (a read+write kernel
+// and memcpy), then, for each configuration of the cartesian product asked for
+// (lattice x collision x precision x streaming x size), the fused
+// stream-collide kernel on a periodic box of fluid (every cell does the full
+// update): warm-up steps, then the median of timed repetitions as MLUPS, bytes
+// moved per cell update, effective GB/s, % of the copy bandwidth, memory per
+// cell and the largest grid that fits. A table, or one JSON document.
 #include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <fstream>
 #include <iostream>
+#include <new>
+#include <omp.h>
+#include <string>
+#include <vector>
 
+#include "apps/build_commit.hpp"
 #include "apps/commands.hpp"
 #include "apps/exit_codes.hpp"
+#include "backend/bandwidth.hpp"
 #include "backend/device_info.hpp"
 #include "backend/engine.hpp"
 #include "common/error.hpp"
 #include "sim/simulation.hpp"
+#include "storage/pattern.hpp"
+#include "storage/precision.hpp"
 
 namespace barracuda::apps {
 
 namespace {
 
-struct BenchRow {
+struct Config {
+    lattice::Kind lattice = lattice::Kind::D3Q19;
+    physics::CollisionKind collision = physics::CollisionKind::BGK;
+    storage::Precision precision = storage::Precision::FP32;
+    storage::Pattern pattern = storage::Pattern::TwoCopy;
     int size = 0;
-    std::int64_t cells = 0, steps = 0;
-    double mlups = 0, bytes_per_cell = 0, gbps = 0, memory_per_cell = 0;
+};
+
+struct Result {
+    Config config;
+    bool skipped = false;
+    bool failed = false;  // skipped because it failed while running (a CUDA error, an allocation)
+    std::string reason;   // why it was skipped
+    std::string engine;  // the engine's own description
+    std::string note;    // e.g. the engine ran something else than asked for
+    std::string initial_state;  // "sheared flow" (staged on the host) or "uniform flow" (filled on the device)
+    std::int64_t cells = 0, steps = 0, warmup_steps = 0;
+    std::vector<double> mlups_all;  // in the order measured
+    double mlups = 0, bytes_per_cell = 0, gbps = 0, percent_of_copy = 0, memory_per_cell = 0;
+    std::int64_t largest_cells = 0, largest_edge = 0;
 };
 
 lattice::Kind lattice_of(const std::string& s) {
@@ -30,14 +59,81 @@ lattice::Kind lattice_of(const std::string& s) {
     if (s == "D3Q27") return lattice::Kind::D3Q27;
     return lattice::Kind::D3Q19;
 }
+physics::CollisionKind collision_of(const std::string& s) {
+    return s == "trt" ? physics::CollisionKind::TRT : s == "mrt" ? physics::CollisionKind::MRT : physics::CollisionKind::BGK;
+}
+storage::Precision precision_of(const std::string& s) {
+    return s == "fp64" ? storage::Precision::FP64 : s == "fp16" ? storage::Precision::FP16 : storage::Precision::FP32;
+}
+storage::Pattern pattern_of(const std::string& s) {
+    return s == "in-place" ? storage::Pattern::InPlace : storage::Pattern::TwoCopy;
+}
 
-BenchRow bench_one(const BenchOptions& o, int n, bool cuda) {
+int default_size(lattice::Kind l, bool cuda) {
+    if (l == lattice::Kind::D2Q9) return cuda ? 4096 : 512;
+    return cuda ? 256 : 64;
+}
+
+std::int64_t cells_of(lattice::Kind l, std::int64_t n) { return l == lattice::Kind::D2Q9 ? n * n : n * n * n; }
+
+/// A configuration that failed while it ran: only what was asked for and why.
+void failed_config(Result& r, const Config& c, const std::string& why) {
+    r = Result{};
+    r.config = c;
+    r.cells = cells_of(c.lattice, c.size);
+    r.skipped = r.failed = true;
+    r.reason = why;
+}
+
+/// The largest edge e with e^2 (2D) or e^3 (3D) <= cells.
+std::int64_t edge_of(lattice::Kind l, std::int64_t cells) {
+    if (cells <= 0) return 0;
+    const bool two_d = l == lattice::Kind::D2Q9;
+    auto e = std::int64_t(two_d ? std::sqrt(double(cells)) : std::cbrt(double(cells)));
+    while (e > 0 && cells_of(l, e) > cells) --e;
+    while (cells_of(l, e + 1) <= cells) ++e;
+    return e;
+}
+
+std::string format_bytes(double b) {
+    char buf[64];
+    if (b >= double(1LL << 30)) std::snprintf(buf, sizeof buf, "%.1f GiB", b / double(1LL << 30));
+    else std::snprintf(buf, sizeof buf, "%.0f MiB", b / double(1LL << 20));
+    return buf;
+}
+
+std::string format_count(double n) {
+    char buf[32];
+    if (n >= 1e9) std::snprintf(buf, sizeof buf, "%.2fG", n / 1e9);
+    else if (n >= 1e6) std::snprintf(buf, sizeof buf, "%.1fM", n / 1e6);
+    else if (n >= 1e3) std::snprintf(buf, sizeof buf, "%.1fk", n / 1e3);
+    else std::snprintf(buf, sizeof buf, "%.0f", n);
+    return buf;
+}
+
+std::string cpu_model() {
+    std::ifstream in("/proc/cpuinfo");
+    std::string line;
+    while (std::getline(in, line)) {
+        if (line.rfind("model name", 0) != 0) continue;
+        const auto colon = line.find(':');
+        if (colon == std::string::npos) break;
+        auto name = line.substr(colon + 1);
+        name.erase(0, name.find_first_not_of(" \t"));
+        return name;
+    }
+    return "CPU";
+}
+
+void run_config(Result& r, const sim::BackendChoice backend, const BenchOptions& o, const double copy_gbps) {
+    const Config& c = r.config;
+    const bool cuda = backend == sim::BackendChoice::Cuda;
+    const int n = c.size;
     backend::EngineSetup s;
-    s.lattice = lattice_of(o.lattice);
-    s.collision = o.collision == "trt" ? physics::CollisionKind::TRT
-                  : o.collision == "mrt" ? physics::CollisionKind::MRT
-                                         : physics::CollisionKind::BGK;
-    s.precision = o.precision == "fp64" ? storage::Precision::FP64 : storage::Precision::FP32;
+    s.lattice = c.lattice;
+    s.collision = c.collision;
+    s.precision = c.precision;
+    s.pattern = c.pattern;
     const bool two_d = s.lattice == lattice::Kind::D2Q9;
     s.grid = {{n, n, two_d ? 1 : n}, {true, true, true}};
     for (int f = 0; f < 6; ++f) s.faces.type[f] = boundary::FaceType::Periodic;
@@ -46,38 +142,197 @@ BenchRow bench_one(const BenchOptions& o, int n, bool cuda) {
     s.mrt = {1.0 / s.tau, 1.19, 1.4, 1.2, 1.4, 1.98};
     if (two_d) s.mrt = {1.0 / s.tau, 1.64, 1.54, 1.9, 1.0, 1.0};
     auto engine = cuda ? backend::make_cuda_engine(s) : backend::make_cpu_engine(s);
+    r.engine = engine->description();
+    const std::string want_precision = storage::name_of(c.precision), want_pattern = storage::name_of(c.pattern);
+    if (r.engine.find(want_precision) == std::string::npos || r.engine.find(want_pattern) == std::string::npos)
+        r.note = "asked for " + want_precision + " " + want_pattern + ", the engine reports \"" + r.engine + "\"";
 
-    // A non-trivial state (never time on zeros): a sheared flow with density ripples.
+    // A non-trivial state (never time on zeros): a sheared flow with density ripples,
+    // staged on the host; grids too large to stage start from a uniform flow filled
+    // on the device (the same arithmetic per cell update).
     const auto cells = s.grid.cells();
-    std::vector<double> rho(cells), u(3 * cells);
-    for (std::int64_t c = 0; c < cells; ++c) {
-        const double y = double((c / n) % n) / n;
-        rho[c] = 1.0 + 0.01 * std::sin(6.283185307179586 * y);
-        u[3 * c] = 0.05 * std::sin(6.283185307179586 * y);
-        u[3 * c + 1] = 0.02;
-        u[3 * c + 2] = two_d ? 0.0 : 0.01;
+    if (cells <= (std::int64_t(1) << 28)) {
+        std::vector<double> rho(cells), u(3 * cells);
+        for (std::int64_t i = 0; i < cells; ++i) {
+            const double y = double((i / n) % n) / n;
+            rho[i] = 1.0 + 0.01 * std::sin(6.283185307179586 * y);
+            u[3 * i] = 0.05 * std::sin(6.283185307179586 * y);
+            u[3 * i + 1] = 0.02;
+            u[3 * i + 2] = two_d ? 0.0 : 0.01;
+        }
+        engine->initialize(rho, u);
+        r.initial_state = "sheared flow";
+    } else {
+        engine->initialize_uniform(1.0, {0.05, 0.02, two_d ? 0.0 : 0.01});
+        r.initial_state = "uniform flow";
     }
-    engine->initialize(rho, u);
 
-    BenchRow row;
-    row.size = n;
-    row.cells = cells;
+    r.cells = cells;
     const double target_updates = cuda ? 4e9 : 2e7;  // per repetition
-    row.steps = o.steps > 0 ? o.steps : std::max<std::int64_t>(2, std::int64_t(target_updates / double(cells)));
-    engine->step(std::max<std::int64_t>(2, row.steps / 4));  // warm-up
-    std::vector<double> mlups;
-    for (int r = 0; r < o.repetitions; ++r) {
-        const auto t0 = std::chrono::steady_clock::now();
-        engine->step(row.steps);  // returns after the device finished
-        const double sec = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-        mlups.push_back(double(cells) * double(row.steps) / sec / 1e6);
+    r.steps = o.steps > 0 ? o.steps : std::max<std::int64_t>(2, std::int64_t(target_updates / double(cells)));
+    r.warmup_steps = std::max<std::int64_t>(2, r.steps / 4);
+    if (c.pattern == storage::Pattern::InPlace) {  // even and odd steps differ: time whole pairs
+        r.warmup_steps += r.warmup_steps % 2;
+        if (o.steps <= 0) r.steps += r.steps % 2;
     }
-    std::sort(mlups.begin(), mlups.end());
-    row.mlups = mlups[mlups.size() / 2];
-    row.bytes_per_cell = double(engine->bytes_per_cell_update());
-    row.gbps = row.mlups * row.bytes_per_cell / 1e3;
-    row.memory_per_cell = double(engine->memory_bytes()) / double(cells);
-    return row;
+    engine->step(r.warmup_steps);
+    for (int rep = 0; rep < o.repetitions; ++rep) {
+        const auto t0 = std::chrono::steady_clock::now();
+        engine->step(r.steps);  // returns after the device finished
+        const double sec = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+        r.mlups_all.push_back(double(cells) * double(r.steps) / sec / 1e6);
+    }
+    auto sorted = r.mlups_all;
+    std::sort(sorted.begin(), sorted.end());
+    const std::size_t m = sorted.size();
+    r.mlups = m % 2 ? sorted[m / 2] : 0.5 * (sorted[m / 2 - 1] + sorted[m / 2]);
+    r.bytes_per_cell = double(engine->bytes_per_cell_update());
+    r.gbps = r.mlups * r.bytes_per_cell / 1e3;
+    r.percent_of_copy = copy_gbps > 0 ? 100.0 * r.gbps / copy_gbps : 0.0;
+    r.memory_per_cell = double(engine->memory_bytes()) / double(cells);
+}
+
+// ---- JSON -------------------------------------------------------------------------------------------
+
+std::string json_string(const std::string& s) {
+    std::string out = "\"";
+    for (const unsigned char ch : s) {
+        switch (ch) {
+            case '"': out += "\\\""; break;
+            case '\\': out += "\\\\"; break;
+            case '\n': out += "\\n"; break;
+            case '\r': out += "\\r"; break;
+            case '\t': out += "\\t"; break;
+            default:
+                if (ch < 0x20) {
+                    char buf[8];
+                    std::snprintf(buf, sizeof buf, "\\u%04x", ch);
+                    out += buf;
+                } else {
+                    out += char(ch);
+                }
+        }
+    }
+    return out + "\"";
+}
+
+std::string json_number(double v) {
+    if (!std::isfinite(v)) return "null";
+    char buf[40];
+    std::snprintf(buf, sizeof buf, "%.6g", v);
+    return buf;
+}
+
+std::string json_int(std::int64_t v) { return std::to_string(v); }
+
+struct Header {
+    std::string device, backend, memory_source;
+    std::int64_t available_memory = 0;
+    backend::CopyBandwidth copy;
+};
+
+void print_json(const Header& h, const BenchOptions& o, const std::vector<Result>& results) {
+    std::string j = "{\n";
+    j += "  \"device\": " + json_string(h.device) + ",\n";
+    j += "  \"backend\": " + json_string(h.backend) + ",\n";
+    j += "  \"commit\": " + json_string(BARRACUDA_COMMIT) + ",\n";
+    j += "  \"version\": " + json_string(BARRACUDA_VERSION) + ",\n";
+    j += "  \"command\": " + json_string(o.command_line) + ",\n";
+    j += "  \"repetitions\": " + json_int(o.repetitions) + ",\n";
+    j += "  \"available_memory_bytes\": " + json_int(h.available_memory) + ",\n";
+    j += "  \"available_memory_source\": " + json_string(h.memory_source) + ",\n";
+    j += "  \"copy_bandwidth\": {\n";
+    j += "    \"kernel_gbps\": " + json_number(h.copy.kernel_gbps) + ",\n";
+    j += "    \"memcpy_gbps\": " + json_number(h.copy.memcpy_gbps) + ",\n";
+    j += "    \"kernel_best_gbps\": " + json_number(h.copy.kernel_best_gbps) + ",\n";
+    j += "    \"memcpy_best_gbps\": " + json_number(h.copy.memcpy_best_gbps) + ",\n";
+    j += "    \"bytes\": " + json_int(h.copy.bytes) + ",\n";
+    j += "    \"repetitions\": " + json_int(h.copy.repetitions) + ",\n";
+    j += "    \"kernel_method\": " + json_string(h.copy.kernel_method) + ",\n";
+    j += "    \"memcpy_method\": " + json_string(h.copy.memcpy_method) + ",\n";
+    j += "    \"counts\": \"read + write bytes: 2 * bytes / time, median of the repetitions\",\n";
+    j += "    \"percent_of_copy_uses\": \"kernel_gbps\"\n";
+    j += "  },\n";
+    j += "  \"results\": [";
+    for (std::size_t i = 0; i < results.size(); ++i) {
+        const auto& r = results[i];
+        const auto& c = r.config;
+        j += i ? ",\n    {" : "\n    {";
+        j += "\"lattice\": " + json_string(std::string(lattice::name_of(c.lattice)));
+        j += ", \"collision\": " + json_string(physics::name_of(c.collision));
+        j += ", \"precision\": " + json_string(storage::name_of(c.precision));
+        j += ", \"streaming\": " + json_string(storage::name_of(c.pattern));
+        j += ", \"size\": " + json_int(c.size);
+        j += ", \"cells\": " + json_int(r.cells);
+        j += ", \"skipped\": " + std::string(r.skipped ? "true" : "false");
+        if (r.failed) j += ", \"failed\": true";
+        if (r.skipped) {
+            j += ", \"reason\": " + json_string(r.reason);
+        } else {
+            j += ", \"engine\": " + json_string(r.engine);
+            j += ", \"steps\": " + json_int(r.steps);
+            j += ", \"warmup_steps\": " + json_int(r.warmup_steps);
+            j += ", \"repetitions\": " + json_int(std::int64_t(r.mlups_all.size()));
+            j += ", \"mlups\": " + json_number(r.mlups);
+            j += ", \"mlups_all\": [";
+            for (std::size_t k = 0; k < r.mlups_all.size(); ++k) j += (k ? ", " : "") + json_number(r.mlups_all[k]);
+            j += "]";
+            j += ", \"bytes_per_cell\": " + json_number(r.bytes_per_cell);
+            j += ", \"effective_gbps\": " + json_number(r.gbps);
+            j += ", \"percent_of_copy\": " + json_number(r.percent_of_copy);
+            j += ", \"memory_bytes_per_cell\": " + json_number(r.memory_per_cell);
+            if (!r.initial_state.empty()) j += ", \"initial_state\": " + json_string(r.initial_state);
+            if (!r.note.empty()) j += ", \"note\": " + json_string(r.note);
+        }
+        if (r.largest_cells > 0) {
+            j += ", \"largest_cells\": " + json_int(r.largest_cells);
+            j += ", \"largest_edge\": " + json_int(r.largest_edge);
+        }
+        j += "}";
+    }
+    j += results.empty() ? "]\n}\n" : "\n  ]\n}\n";
+    std::fwrite(j.data(), 1, j.size(), stdout);
+}
+
+void print_table_header(const Header& h, const BenchOptions& o) {
+    const bool cuda = h.backend == "cuda";
+    std::printf("barracuda bench | %s (%s) | commit %s\n", h.device.c_str(), h.backend.c_str(), BARRACUDA_COMMIT);
+    std::printf("command: %s\n", o.command_line.c_str());
+    std::printf("copy bandwidth (read+write bytes, 2 x %s buffers, median of %d): kernel %.1f GB/s, %s %.1f GB/s\n",
+                format_bytes(double(h.copy.bytes)).c_str(), h.copy.repetitions, h.copy.kernel_gbps,
+                cuda ? "cudaMemcpy" : "memcpy", h.copy.memcpy_gbps);
+    std::printf("%%copy = GB/s / kernel copy bandwidth; GB/s = MLUPS x B/cell; MLUPS: median of %d repetitions after "
+                "warm-up\n",
+                o.repetitions);
+    std::printf("largest grid = %s available (%s) / mem B/cell\n", format_bytes(double(h.available_memory)).c_str(),
+                h.memory_source.c_str());
+    std::printf("%-7s %-9s %-9s %-9s %6s %11s %7s %10s %6s %8s %6s %10s  %s\n", "lattice", "collision", "precision",
+                "streaming", "size", "cells", "steps", "MLUPS", "B/cell", "GB/s", "%copy", "mem B/cell",
+                "largest grid");
+    std::fflush(stdout);
+}
+
+/// One line of the table, printed as soon as the configuration is measured.
+void print_table_row(const Result& r) {
+    const auto& c = r.config;
+    std::printf("%-7s %-9s %-9s %-9s %6d ", std::string(lattice::name_of(c.lattice)).c_str(),
+                physics::name_of(c.collision), storage::name_of(c.precision), storage::name_of(c.pattern), c.size);
+    if (r.skipped) {
+        std::printf("%11lld  %s: %s\n", static_cast<long long>(r.cells), r.failed ? "failed" : "skipped",
+                    r.reason.c_str());
+    } else {
+        const char* exp = c.lattice == lattice::Kind::D2Q9 ? "^2" : "^3";
+        std::printf("%11lld %7lld %10.1f %6.0f %8.1f %6.1f %10.1f  %lld%s (%s cells)\n",
+                    static_cast<long long>(r.cells), static_cast<long long>(r.steps), r.mlups, r.bytes_per_cell,
+                    r.gbps, r.percent_of_copy, r.memory_per_cell, static_cast<long long>(r.largest_edge), exp,
+                    format_count(double(r.largest_cells)).c_str());
+    }
+    std::fflush(stdout);
+}
+
+template <class T>
+std::vector<T> or_default(const std::vector<T>& v, T d) {
+    return v.empty() ? std::vector<T>{d} : v;
 }
 
 }  // namespace
@@ -89,34 +344,88 @@ int bench_command(const BenchOptions& o) {
                                                      : sim::BackendChoice::Auto;
         b = sim::resolve_backend(b);
         const bool cuda = b == sim::BackendChoice::Cuda;
-        std::vector<int> sizes = o.sizes;
-        if (sizes.empty()) sizes = {o.lattice == "D2Q9" ? (cuda ? 4096 : 512) : (cuda ? 256 : 64)};
-        std::string device = "CPU (OpenMP)";
-        if (cuda) device = backend::cuda_devices().front().name;
 
-        std::vector<BenchRow> rows;
-        for (int n : sizes) rows.push_back(bench_one(o, n, cuda));
-        if (o.json) {
-            std::printf("{\n  \"device\": \"%s\",\n  \"backend\": \"%s\",\n  \"lattice\": \"%s\",\n  \"collision\": "
-                        "\"%s\",\n  \"precision\": \"%s\",\n  \"pattern\": \"two-copy pull\",\n  \"results\": [\n",
-                        device.c_str(), cuda ? "cuda" : "cpu", o.lattice.c_str(), o.collision.c_str(),
-                        o.precision.c_str());
-            for (std::size_t i = 0; i < rows.size(); ++i) {
-                const auto& r = rows[i];
-                std::printf("    {\"size\": %d, \"cells\": %lld, \"steps\": %lld, \"mlups\": %.1f, \"bytes_per_cell\": "
-                            "%.0f, \"effective_gbps\": %.1f, \"memory_bytes_per_cell\": %.1f}%s\n",
-                            r.size, static_cast<long long>(r.cells), static_cast<long long>(r.steps), r.mlups,
-                            r.bytes_per_cell, r.gbps, r.memory_per_cell, i + 1 < rows.size() ? "," : "");
-            }
-            std::printf("  ]\n}\n");
+        Header h;
+        h.backend = cuda ? "cuda" : "cpu";
+        if (cuda) {
+            h.device = backend::cuda_devices().front().name;
         } else {
-            std::printf("device: %s | %s %s %s, two-copy pull, median of %d\n", device.c_str(), o.lattice.c_str(),
-                        o.collision.c_str(), o.precision.c_str(), o.repetitions);
-            std::printf("%8s %14s %8s %12s %10s %10s %12s\n", "size", "cells", "steps", "MLUPS", "B/cell", "GB/s",
-                        "mem B/cell");
-            for (const auto& r : rows)
-                std::printf("%8d %14lld %8lld %12.1f %10.0f %10.1f %12.1f\n", r.size, static_cast<long long>(r.cells),
-                            static_cast<long long>(r.steps), r.mlups, r.bytes_per_cell, r.gbps, r.memory_per_cell);
+            h.device = cpu_model() + ", OpenMP " + std::to_string(omp_get_max_threads()) + " threads";
+        }
+        h.copy = backend::measure_copy_bandwidth(cuda, o.copy_bytes > 0 ? o.copy_bytes : backend::default_copy_bytes(cuda));
+        // After the copy buffers are gone: what an engine could have.
+        h.available_memory = sim::available_memory(b);
+        h.memory_source = cuda ? "free GPU memory" : "host MemAvailable";
+
+        std::vector<Config> configs;
+        for (const auto& l : or_default(o.lattices, std::string("D3Q19")))
+            for (const auto& col : or_default(o.collisions, std::string("bgk")))
+                for (const auto& p : or_default(o.precisions, std::string("fp32")))
+                    for (const auto& st : or_default(o.streamings, std::string("two-copy"))) {
+                        Config c;
+                        c.lattice = lattice_of(l);
+                        c.collision = collision_of(col);
+                        c.precision = precision_of(p);
+                        c.pattern = pattern_of(st);
+                        for (int n : or_default(o.sizes, default_size(c.lattice, cuda))) {
+                            c.size = n;
+                            configs.push_back(c);
+                        }
+                    }
+
+        if (!o.json) print_table_header(h, o);
+        std::vector<Result> results;
+        int ran = 0, refused = 0, too_big = 0, failed = 0;
+        for (const auto& c : configs) {
+            Result r;
+            r.config = c;
+            r.cells = cells_of(c.lattice, c.size);
+            const std::int64_t per_cell =
+                storage::memory_bytes_per_cell(lattice::velocities_of(c.lattice), c.precision, c.pattern);
+            r.largest_cells = h.available_memory / per_cell;
+            r.largest_edge = edge_of(c.lattice, r.largest_cells);
+            backend::EngineSetup probe;
+            probe.lattice = c.lattice;
+            probe.collision = c.collision;
+            probe.precision = c.precision;
+            probe.pattern = c.pattern;
+            try {
+                backend::check_offered(probe);
+                if (r.cells > r.largest_cells) {
+                    r.skipped = true;
+                    r.reason = "needs " + format_bytes(double(per_cell) * double(r.cells)) + ", " +
+                               format_bytes(double(h.available_memory)) + " available (" + h.memory_source + ")";
+                    ++too_big;
+                } else {
+                    run_config(r, b, o, h.copy.kernel_gbps);
+                    ++ran;
+                }
+            } catch (const CaseError& e) {
+                r.skipped = true;
+                r.reason = e.what();
+                r.largest_cells = r.largest_edge = 0;
+                ++refused;
+            } catch (const ResourceError& e) {  // a CUDA error, an allocation the estimate did not foresee
+                failed_config(r, c, e.what());
+                ++failed;
+            } catch (const std::bad_alloc&) {
+                failed_config(r, c, "out of host memory");
+                ++failed;
+            }
+            if (!r.note.empty()) std::cerr << "warning: " << r.note << "\n";
+            if (!o.json) print_table_row(r);
+            results.push_back(r);
+        }
+        if (o.json) print_json(h, o, results);
+        if (failed > 0) {
+            std::cerr << "error: " << failed << " of the " << configs.size()
+                      << " configuration(s) failed (marked failed in the output)\n";
+            return NoResources;
+        }
+        if (ran == 0) {
+            std::cerr << "error: none of the " << configs.size() << " configuration(s) could be run (" << refused
+                      << " not offered, " << too_big << " too large for the memory)\n";
+            return too_big > 0 ? NoResources : CaseInvalid;
         }
         return Ok;
     } catch (const CaseError& e) {

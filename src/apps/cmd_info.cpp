@@ -29,8 +29,8 @@ int info_command() {
     std::cout << "lattices: D2Q9, D3Q15, D3Q19, D3Q27\n"
               << "collisions: bgk, trt (all lattices), mrt (D2Q9, D3Q19)\n"
               << "equilibria: compressible, incompressible (He-Luo)\n"
-              << "precisions: fp64, fp32 (shifted populations)\n"
-              << "streaming: two-copy pull, fused stream-collide\n";
+              << "precisions: fp64, fp32, fp16 storage with fp32 arithmetic (shifted populations)\n"
+              << "streaming: two-copy (AB pull), in-place (AA); fused stream-collide\n";
     return Ok;
 }
 

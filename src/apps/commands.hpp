@@ -1,5 +1,6 @@
 // The subcommands of `barracuda`. Each returns an exit code (exit_codes.hpp).
 #pragma once
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -21,11 +22,17 @@ int run_command(const RunOptions& options);
 int info_command();
 
 struct BenchOptions {
-    std::vector<int> sizes;  // cube edge; empty: 256 on a GPU, 64 on the CPU
-    std::string lattice = "D3Q19", collision = "bgk", precision = "fp32", backend = "auto";
+    // Each list is one axis of the cartesian product that is measured; an empty
+    // list takes the default (D3Q19, bgk, fp32, two-copy; the size from the
+    // lattice and backend: 256 / 4096 for D2Q9 on a GPU, 64 / 512 on the CPU).
+    std::vector<std::string> lattices, collisions, precisions, streamings;
+    std::vector<int> sizes;  // cube edge (square edge for D2Q9)
+    std::string backend = "auto";
     int steps = 0;  // timed steps per repetition; 0: chosen from the size
     int repetitions = 5;
+    std::int64_t copy_bytes = 0;  // copy-bandwidth buffer; 0: 1 GiB on a GPU, 256 MiB on the CPU
     bool json = false;
+    std::string command_line;  // as typed, for the report
 };
 int bench_command(const BenchOptions& options);
 

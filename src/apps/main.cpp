@@ -2,10 +2,31 @@
 // default (a 3D lid-driven cavity) on the GPU if there is one, else the CPU.
 #include <CLI/CLI.hpp>
 
+#include <cstdint>
 #include <iostream>
+#include <string>
 
 #include "apps/commands.hpp"
 #include "apps/exit_codes.hpp"
+
+namespace {
+// The command line as typed, each argument quoted for a POSIX shell when it needs it.
+std::string command_line(int argc, char** argv) {
+    std::string out;
+    for (int i = 0; i < argc; ++i) {
+        std::string a = i == 0 ? std::string("barracuda") : std::string(argv[i]);
+        const bool plain = !a.empty() && a.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+                                                             "0123456789-_=.,/:+@%") == std::string::npos;
+        if (!plain) {
+            std::string q = "'";
+            for (char c : a) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
+            a = q + "'";
+        }
+        out += (i ? " " : "") + a;
+    }
+    return out;
+}
+}  // namespace
 
 int main(int argc, char** argv) {
     using namespace barracuda::apps;
@@ -28,18 +49,33 @@ int main(int argc, char** argv) {
     app.add_subcommand("info", "Backends, GPUs and build options");
 
     BenchOptions bench;
-    auto* bench_cmd = app.add_subcommand("bench", "Measure the stream-collide kernel (MLUPS, bytes/cell, GB/s)");
-    bench_cmd->add_option("--size", bench.sizes, "Cube edge N (N^3 cells; N^2 for D2Q9), repeatable");
-    bench_cmd->add_option("--lattice", bench.lattice, "D2Q9, D3Q15, D3Q19 or D3Q27")
-        ->check(CLI::IsMember({"D2Q9", "D3Q15", "D3Q19", "D3Q27"}));
-    bench_cmd->add_option("--collision", bench.collision, "bgk, trt or mrt")->check(CLI::IsMember({"bgk", "trt", "mrt"}));
-    bench_cmd->add_option("--precision", bench.precision, "fp32 or fp64")->check(CLI::IsMember({"fp32", "fp64"}));
+    auto* bench_cmd = app.add_subcommand(
+        "bench", "Measure the copy bandwidth, then the stream-collide kernel for each configuration asked for "
+                 "(MLUPS, bytes/cell, GB/s, % of copy bandwidth, memory)");
+    bench_cmd->add_option("--size", bench.sizes, "Cube edge N (N^3 cells; N^2 for D2Q9); several values or repeated")
+        ->check(CLI::PositiveNumber)
+        ->delimiter(',');
+    bench_cmd->add_option("--lattice", bench.lattices, "D2Q9, D3Q15, D3Q19 or D3Q27 (default D3Q19); several values or repeated")
+        ->check(CLI::IsMember({"D2Q9", "D3Q15", "D3Q19", "D3Q27"}))
+        ->delimiter(',');
+    bench_cmd->add_option("--collision", bench.collisions, "bgk, trt or mrt (default bgk); several values or repeated")
+        ->check(CLI::IsMember({"bgk", "trt", "mrt"}))
+        ->delimiter(',');
+    bench_cmd->add_option("--precision", bench.precisions, "fp64, fp32 or fp16 (default fp32); several values or repeated")
+        ->check(CLI::IsMember({"fp64", "fp32", "fp16"}))
+        ->delimiter(',');
+    bench_cmd->add_option("--streaming", bench.streamings, "two-copy or in-place (default two-copy); several values or repeated")
+        ->check(CLI::IsMember({"two-copy", "in-place"}))
+        ->delimiter(',');
     bench_cmd->add_option("--backend", bench.backend, "auto, cpu or cuda")->check(CLI::IsMember({"auto", "cpu", "cuda"}));
     bench_cmd->add_option("--steps", bench.steps, "Timed steps per repetition (default: from the size)")
         ->check(CLI::PositiveNumber);
     bench_cmd->add_option("--repetitions", bench.repetitions, "Timed repetitions (the median is reported)")
         ->check(CLI::PositiveNumber);
-    bench_cmd->add_flag("--json", bench.json, "Print JSON instead of a table");
+    bench_cmd->add_option("--copy-bytes", bench.copy_bytes,
+                          "Size of each copy-bandwidth buffer in bytes (default 1073741824 on a GPU, 268435456 on the CPU)")
+        ->check(CLI::Range(std::int64_t(1) << 20, std::int64_t(1) << 40));
+    bench_cmd->add_flag("--json", bench.json, "Print one JSON document instead of a table");
 
     try {
         app.parse(argc, argv);
@@ -47,7 +83,10 @@ int main(int argc, char** argv) {
         const int code = app.exit(e);
         return code == 0 ? Ok : UsageError;
     }
-    if (*bench_cmd) return bench_command(bench);
+    if (*bench_cmd) {
+        bench.command_line = command_line(argc, argv);
+        return bench_command(bench);
+    }
     if (app.got_subcommand("info")) return info_command();
     if (*run_cmd || app.get_subcommands().empty()) return run_command(run);
     return Ok;

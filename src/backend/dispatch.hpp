@@ -11,6 +11,9 @@
 #include "physics/collision_mrt.hpp"
 #include "physics/collision_trt.hpp"
 #include "physics/equilibrium.hpp"
+#include "storage/half.hpp"
+#include "storage/in_place.hpp"
+#include "storage/two_copy.hpp"
 
 namespace barracuda::backend {
 
@@ -37,30 +40,41 @@ struct CollisionFactory<physics::Mrt<L, Eq, T>> {
     }
 };
 
-/// Calls maker.template operator()<L, Eq, Collision, StorageType>() for the setup's
-/// choices on lattice L; throws CaseError for a combination not offered.
+/// Calls maker.template operator()<L, Eq, Collision, Store>() for the setup's
+/// choices on lattice L, where Store is the streaming pattern over the storage
+/// precision (storage/two_copy.hpp, storage/in_place.hpp); throws CaseError for
+/// a combination not offered.
 template <class L, class Maker>
 auto dispatch_on_lattice(const EngineSetup& s, Maker&& maker) {
     auto with_eq = [&]<class Eq>() {
-        auto with_precision = [&]<class S>() {
-            using T = S;  // arithmetic in the storage precision (FP16 storage will compute in FP32)
-            switch (s.collision) {
-                case physics::CollisionKind::BGK:
-                    return maker.template operator()<L, Eq, physics::Bgk<L, Eq, T>, S>();
-                case physics::CollisionKind::TRT:
-                    return maker.template operator()<L, Eq, physics::Trt<L, Eq, T>, S>();
-                case physics::CollisionKind::MRT: break;
-            }
-            if constexpr (physics::HasMrt<L>) {
-                return maker.template operator()<L, Eq, physics::Mrt<L, Eq, T>, S>();
-            } else {
-                throw CaseError(std::string("model.collision = \"mrt\": offered for D2Q9 and D3Q19, not for ") +
-                                L::name);
-                return maker.template operator()<L, Eq, physics::Bgk<L, Eq, T>, S>();  // unreachable; fixes the type
-            }
+        // S: storage type, T: arithmetic type (FP16 storage computes in FP32).
+        auto with_storage = [&]<class S, class T>() {
+            auto with_store = [&]<class Store>() {
+                switch (s.collision) {
+                    case physics::CollisionKind::BGK:
+                        return maker.template operator()<L, Eq, physics::Bgk<L, Eq, T>, Store>();
+                    case physics::CollisionKind::TRT:
+                        return maker.template operator()<L, Eq, physics::Trt<L, Eq, T>, Store>();
+                    case physics::CollisionKind::MRT: break;
+                }
+                if constexpr (physics::HasMrt<L>) {
+                    return maker.template operator()<L, Eq, physics::Mrt<L, Eq, T>, Store>();
+                } else {
+                    throw CaseError(std::string("model.collision = \"mrt\": offered for D2Q9 and D3Q19, not for ") +
+                                    L::name);
+                    return maker.template operator()<L, Eq, physics::Bgk<L, Eq, T>, Store>();  // unreachable; fixes the type
+                }
+            };
+            if (s.pattern == storage::Pattern::InPlace)
+                return with_store.template operator()<storage::InPlace<L, S, T>>();
+            return with_store.template operator()<storage::TwoCopy<L, S, T>>();
         };
-        if (s.precision == storage::Precision::FP64) return with_precision.template operator()<double>();
-        return with_precision.template operator()<float>();
+        switch (s.precision) {
+            case storage::Precision::FP64: return with_storage.template operator()<double, double>();
+            case storage::Precision::FP32: break;
+            case storage::Precision::FP16: return with_storage.template operator()<storage::Half, float>();
+        }
+        return with_storage.template operator()<float, float>();
     };
     if (s.equilibrium == physics::EquilibriumKind::Incompressible)
         return with_eq.template operator()<physics::Incompressible>();

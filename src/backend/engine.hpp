@@ -3,6 +3,7 @@
 // lattice x equilibrium x collision x storage, instantiated only for the
 // combinations the registry offers.
 #pragma once
+#include <array>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -51,6 +52,14 @@ public:
     virtual std::string description() const = 0;
     /// Sets every fluid cell to the equilibrium of (rho, u); u has three values per cell.
     virtual void initialize(const std::vector<double>& rho, const std::vector<double>& u) = 0;
+    /// The same for a uniform state, without staging per-cell fields on the host
+    /// (the GPU backend fills its memory directly: grids of billions of cells).
+    virtual void initialize_uniform(double rho, const std::array<double, 3>& u) {
+        const auto n = std::size_t(cells());
+        std::vector<double> r(n, rho), v(3 * n);
+        for (std::size_t c = 0; c < n; ++c) v[3 * c] = u[0], v[3 * c + 1] = u[1], v[3 * c + 2] = u[2];
+        initialize(r, v);
+    }
     virtual void step(std::int64_t steps) = 0;
     /// Density and velocity (pre-collision, as the next step sees them) on the host;
     /// solid nodes report rho = 1, u = 0.
@@ -62,6 +71,7 @@ public:
     virtual Observation observe(double rho_lo, double rho_hi, bool track_change) = 0;
     /// Bytes moved per cell update by the stream-collide kernel (populations + node kind).
     virtual std::int64_t bytes_per_cell_update() const = 0;
+    virtual std::int64_t cells() const = 0;
     /// Bytes the engine holds for populations and node kinds.
     virtual std::int64_t memory_bytes() const = 0;
 };

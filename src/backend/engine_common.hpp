@@ -1,46 +1,60 @@
-// Pieces every concrete engine shares: names and sizes of a configuration.
+// Pieces every concrete engine shares: names and sizes of a configuration, the
+// initial state, observations and population output.
 #pragma once
 #include <cmath>
 #include <string>
 #include <vector>
 
 #include "backend/engine.hpp"
+#include "kernel/links.hpp"
 #include "kernel/observe.hpp"
+#include "kernel/place.hpp"
+#include "kernel/stream_collide.hpp"
 #include "physics/equilibrium.hpp"
 
 namespace barracuda::backend {
 
-template <class L, class Eq, class Collision, class S>
-std::string describe(const char* backend, const EngineSetup& s, const char* pattern) {
+template <class L, class Eq, class Store>
+std::string describe(const char* backend, const EngineSetup& s) {
     return std::string(backend) + " " + L::name + " " + physics::name_of(s.collision) + " " + Eq::name + " " +
-           (sizeof(S) == 8 ? "fp64" : "fp32") + " " + pattern;
+           storage::name_of(s.precision) + " " + Store::pattern;
 }
 
-/// Bytes per cell update of the two-copy pull kernel: Q loads and Q stores of
-/// S, plus the node-kind byte of the cell (neighbours' kinds mostly hit cache).
-template <class L, class S>
-constexpr std::int64_t two_copy_bytes_per_cell() {
-    return 2 * L::Q * std::int64_t(sizeof(S)) + 1;
+/// Bytes moved per cell update: Q loads and Q stores of the storage type plus the
+/// cell's node-class byte (bulk cells read no neighbour's class).
+template <class L>
+std::int64_t bytes_per_cell_update(const EngineSetup& s) {
+    return storage::bytes_per_cell_update(L::Q, s.precision);
 }
 
-template <class L, class S>
-constexpr std::int64_t two_copy_memory_bytes(std::int64_t cells) {
-    return 2 * L::Q * cells * std::int64_t(sizeof(S)) + cells;
+template <class L>
+std::int64_t memory_bytes(const EngineSetup& s) {
+    return s.grid.cells() * storage::memory_bytes_per_cell(L::Q, s.precision, s.pattern);
 }
 
-/// Shifted equilibrium populations of (rho, u) for every fluid cell (zero in
-/// solids), as [i * cells + cell]: the initial state, computed on the host by
-/// both backends with the same function.
-template <class L, class Eq, class S>
-void equilibrium_populations(const EngineSetup& s, const std::vector<double>& rho, const std::vector<double>& u,
-                             S* out) {
-    using T = S;
+/// The equilibrium of (rho, u) at every fluid cell as the initial state (kernel/place.hpp).
+template <class L, class Eq, class Store>
+void place_equilibrium(const EngineSetup& s, const std::vector<std::uint8_t>& node_class, const Store& previous,
+                       const std::vector<double>& rho, const std::vector<double>& u) {
+    using T = typename Store::compute_type;
     const std::int64_t cells = s.grid.cells();
+#pragma omp parallel for schedule(static)
     for (std::int64_t c = 0; c < cells; ++c) {
-        const bool solid = s.node_kind[c] == boundary::Solid;
         const T vel[3] = {T(u[3 * c]), T(u[3 * c + 1]), T(u[3 * c + 2])};
-        for (int i = 0; i < L::Q; ++i)
-            out[i * cells + c] = solid ? S(0) : S(physics::equilibrium_shifted<L, Eq>(i, T(rho[c] - 1.0), vel));
+        kernel::place_equilibrium_at<L, Eq>(s.grid, s.faces, node_class.data(), previous, c, T(rho[c] - 1.0), vel);
+    }
+}
+
+/// Post-collision populations of the last step as [i * cells + cell] (zero in
+/// solids), read through a Gather whose store points at host memory.
+template <class L, class G>
+void posted_populations(const G& g, std::vector<double>& f) {
+    const std::int64_t cells = g.grid.cells();
+    f.assign(std::size_t(L::Q) * cells, 0.0);
+#pragma omp parallel for schedule(static)
+    for (std::int64_t c = 0; c < cells; ++c) {
+        if (g.node_class[c] == kernel::Solid) continue;
+        for (int i = 0; i < L::Q; ++i) f[i * cells + c] = double(g.posted(c, i));
     }
 }
 

@@ -1,5 +1,6 @@
 // Stand-ins when the binary is built without the CUDA backend: they report
 // its absence, so `--backend cuda` gets a clear error.
+#include "backend/bandwidth.hpp"
 #include "backend/device_info.hpp"
 #include "backend/engine.hpp"
 #include "common/error.hpp"
@@ -14,6 +15,9 @@ std::vector<GpuInfo> cuda_devices() { return {}; }
 int cuda_runtime_version() { return 0; }
 std::unique_ptr<Engine> make_cuda_engine(const EngineSetup&) {
     throw ResourceError("backend = cuda: this binary was built without the CUDA backend (nvcc was not found)");
+}
+CopyBandwidth measure_cuda_copy_bandwidth(std::int64_t) {
+    throw ResourceError("copy bandwidth: this binary was built without the CUDA backend (nvcc was not found)");
 }
 #endif
 

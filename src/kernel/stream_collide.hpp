@@ -1,13 +1,17 @@
-// The fused stream-collide update of one cell, written once for every backend:
-// the CPU backend calls it in an OpenMP loop, the CUDA backend from a kernel.
+// The fused stream-collide update of one cell, written once for every backend
+// and streaming pattern: the CPU backend calls it in an OpenMP loop, the CUDA
+// backend from a kernel; the store (storage/two_copy.hpp, storage/in_place.hpp)
+// decides where populations are read and written.
 //
-// 1. Pull: f_i(x) = f*_i(x - c_i) from the source copy, except where x - c_i is
-//    - a solid node: half-way bounce-back, f*_opp(i)(x);
-//    - outside a periodic axis: wrapped;
-//    - outside through a wall face: bounce-back (+ wall momentum for a moving wall);
-//    - outside through a velocity/pressure face: unknown, bounce-back provisionally.
+// 1. Gather the populations arriving at x along each c_i (kernel/links.hpp):
+//    - from the fluid node x - c_i (wrapped on periodic axes): streamed;
+//    - from a solid node: half-way bounce-back, f*_opp(i)(x);
+//    - through a wall face: bounce-back (+ wall momentum for a moving wall);
+//    - through a velocity/pressure face: unknown, bounce-back provisionally.
 // 2. Face nodes of velocity/pressure faces: Zou-He or equilibrium (boundary/open_face.hpp).
 // 3. Moments with the half-force correction, collision, store.
+// Bulk cells (node class Bulk) skip every per-link test: every x - c_i is fluid,
+// inside the box or across a periodic axis.
 // Solid nodes are not updated: nothing reads them. The same gather also gives
 // the macroscopic fields for output and observation, so they match what the
 // collision sees.
@@ -17,6 +21,7 @@
 #include "boundary/bounce_back.hpp"
 #include "boundary/face_table.hpp"
 #include "boundary/open_face.hpp"
+#include "kernel/links.hpp"
 #include "physics/moments.hpp"
 #include "storage/grid.hpp"
 
@@ -35,67 +40,60 @@ struct Gather {
 
     storage::Grid grid;
     boundary::FaceTable faces;
-    const std::uint8_t* kind;
+    const std::uint8_t* node_class;  // kernel::NodeClass per cell
     Store store;
     T force[3];
 
-    /// Steps 1-2: the populations arriving at (x, y, z), boundary rules applied.
-    /// For an equilibrium face node, `face` holds the prescribed state instead.
-    BARRACUDA_HD Gathered gather(int x, int y, int z, T (&f)[L::Q], boundary::OpenFaceState<T>& face_state) const {
-        using boundary::FaceType;
-        const index_t cell = grid.index(x, y, z);
-        if (kind[cell] == boundary::Solid) return Gathered::Solid;
-        const int pos[3] = {x, y, z};
-
-        // Interior cells (all neighbours inside the box) skip the per-axis tests.
-        bool interior = true;
+    /// Index steps of -1 and +1 along each axis from a cell, wrapped on periodic axes.
+    struct Steps {
+        index_t minus[3], plus[3];
+    };
+    BARRACUDA_HD Steps steps_at(const int (&pos)[3]) const {
+        Steps s;
+        index_t stride = 1;
         BARRACUDA_UNROLL
-        for (int a = 0; a < L::D; ++a) interior = interior && pos[a] > 0 && pos[a] < grid.n[a] - 1;
-        if (interior) {
-            BARRACUDA_UNROLL
-            for (int i = 0; i < L::Q; ++i) {
-                const index_t src = cell - (L::c(i, 0) + index_t(grid.n[0]) * (L::c(i, 1) + index_t(grid.n[1]) * L::c(i, 2)));
-                f[i] = kind[src] == boundary::Solid ? store.load(L::opposite(i), cell) : store.load(i, src);
-            }
-            return Gathered::Fluid;
+        for (int a = 0; a < 3; ++a) {
+            const index_t span = index_t(grid.n[a] - 1) * stride;
+            s.plus[a] = pos[a] == grid.n[a] - 1 ? -span : stride;
+            s.minus[a] = pos[a] == 0 ? span : -stride;
+            stride *= grid.n[a];
         }
+        return s;
+    }
+    /// Index distance to the neighbour at sign * c_i (i a compile-time constant after unrolling).
+    BARRACUDA_HD static index_t step(const Steps& s, int i, int sign) {
+        index_t d = 0;
+        BARRACUDA_UNROLL
+        for (int a = 0; a < 3; ++a) {
+            const int c = sign * L::c(i, a);
+            d += c > 0 ? s.plus[a] : (c < 0 ? s.minus[a] : 0);
+        }
+        return d;
+    }
 
+    /// Step 1 for a bulk cell: every x - c_i (wrapped) is fluid.
+    BARRACUDA_HD void gather_bulk(index_t cell, const Steps& s, T (&f)[L::Q]) const {
+        BARRACUDA_UNROLL
+        for (int i = 0; i < L::Q; ++i) f[i] = store.streamed(i, cell, cell + step(s, i, -1));
+    }
+
+    /// Steps 1-2 for a boundary cell at pos. For an equilibrium face node, `face_state`
+    /// holds the prescribed state instead.
+    BARRACUDA_HD Gathered gather_boundary(index_t cell, const int (&pos)[3], T (&f)[L::Q],
+                                          boundary::OpenFaceState<T>& face_state) const {
         unsigned unknown = 0;
         BARRACUDA_UNROLL
         for (int i = 0; i < L::Q; ++i) {
-            int s[3];
-            int wall = -1;      // a wall face the link crosses (a stationary one wins)
-            bool open = false;  // the link crosses a velocity/pressure face
-            BARRACUDA_UNROLL
-            for (int a = 0; a < 3; ++a) {
-                s[a] = pos[a] - L::c(i, a);
-                if (s[a] < 0 || s[a] >= grid.n[a]) {
-                    if (grid.periodic[a]) {
-                        s[a] += s[a] < 0 ? grid.n[a] : -grid.n[a];
-                    } else {
-                        const int face = 2 * a + (s[a] < 0 ? 0 : 1);
-                        if (faces.is_wall(face)) {
-                            if (wall < 0 || faces.type[face] == FaceType::Wall) wall = face;
-                        } else {
-                            open = true;
-                        }
-                    }
-                }
-            }
-            const int o = L::opposite(i);
-            if (wall >= 0) {
-                f[i] = store.load(o, cell);
-                if (faces.type[wall] == FaceType::MovingWall)
-                    f[i] += boundary::moving_wall_term<L, T>(i, faces.velocity[wall]);
-            } else if (open) {
-                f[i] = store.load(o, cell);
-                unknown |= 1u << i;
+            const LinkSource link = link_source<L>(grid, faces, node_class, pos, i);
+            if (link.kind == LinkKind::Streamed) {
+                f[i] = store.streamed(i, cell, link.from);
             } else {
-                const index_t src = grid.index(s[0], s[1], s[2]);
-                f[i] = kind[src] == boundary::Solid ? store.load(o, cell) : store.load(i, src);
+                f[i] = store.reflected(i, cell);
+                if (link.kind == LinkKind::Wall && faces.type[link.wall] == boundary::FaceType::MovingWall)
+                    f[i] += boundary::moving_wall_term<L, T>(i, faces.velocity[link.wall]);
+                if (link.kind == LinkKind::Open) unknown |= 1u << i;
             }
         }
-
         if (unknown) {
             const int face = open_face_of(pos);
             if (face >= 0) {
@@ -117,11 +115,24 @@ struct Gather {
         return Gathered::Fluid;
     }
 
+    /// Steps 1-2 for any cell.
+    BARRACUDA_HD Gathered gather(index_t cell, T (&f)[L::Q], boundary::OpenFaceState<T>& face_state) const {
+        const std::uint8_t k = node_class[cell];
+        if (k == Solid) return Gathered::Solid;
+        int pos[3];
+        grid.coordinates(cell, pos);
+        if (k == Bulk) {
+            gather_bulk(cell, steps_at(pos), f);
+            return Gathered::Fluid;
+        }
+        return gather_boundary(cell, pos, f, face_state);
+    }
+
     /// Density and velocity the collision of the next step will see.
-    BARRACUDA_HD void macroscopic(int x, int y, int z, T& rho, T (&u)[3]) const {
+    BARRACUDA_HD void macroscopic(index_t cell, T& rho, T (&u)[3]) const {
         T f[L::Q];
         boundary::OpenFaceState<T> face_state;
-        const Gathered g = gather(x, y, z, f, face_state);
+        const Gathered g = gather(cell, f, face_state);
         if (g == Gathered::Solid) {
             rho = T(1);
             u[0] = u[1] = u[2] = T(0);
@@ -133,6 +144,20 @@ struct Gather {
             rho = T(1) + state.drho;
             u[0] = state.u[0], u[1] = state.u[1], u[2] = state.u[2];
         }
+    }
+
+    /// Where f*_i of a boundary cell goes: the node x + c_i (the source of its
+    /// opposite link) and whether that node takes it or it bounces back.
+    BARRACUDA_HD LinkSource destination(const int (&pos)[3], int i) const {
+        return link_source<L>(grid, faces, node_class, pos, L::opposite(i));
+    }
+
+    /// Post-collision f*_i of the last completed step at any fluid cell (output, tests).
+    BARRACUDA_HD T posted(index_t cell, int i) const {
+        int pos[3];
+        grid.coordinates(cell, pos);
+        const LinkSource to = destination(pos, i);
+        return store.posted(i, cell, to.from, to.kind == LinkKind::Streamed);
     }
 
     /// Velocity profile factor of a face node (boundary::Profile).
@@ -169,22 +194,66 @@ struct StreamCollide {
     Collision collision;
     bool forced;
 
-    BARRACUDA_HD void operator()(int x, int y, int z) const {
+    BARRACUDA_HD void operator()(index_t cell) const {
+        const std::uint8_t k = in.node_class[cell];
+        if (k == Bulk) update_bulk(cell);
+        else if (k == Boundary) update_boundary(cell);
+    }
+
+    /// A bulk cell: no per-link tests; neighbours at index steps wrapped once per axis.
+    BARRACUDA_HD void update_bulk(index_t cell) const {
+        int pos[3];
+        in.grid.coordinates(cell, pos);
+        const auto s = in.steps_at(pos);
         T f[L::Q];
+        in.gather_bulk(cell, s, f);
+        collide(f);
+        BARRACUDA_UNROLL
+        for (int i = 0; i < L::Q; ++i) in.store.put(i, cell, cell + in.step(s, i, +1), true, f[i]);
+    }
+
+    /// A fluid cell that is not bulk: every link classified (kernel/links.hpp).
+    BARRACUDA_HD void update_boundary(index_t cell) const {
+        T f[L::Q];
+        int pos[3];
+        in.grid.coordinates(cell, pos);
         boundary::OpenFaceState<T> face_state;
-        const Gathered g = in.gather(x, y, z, f, face_state);
-        if (g == Gathered::Solid) return;
-        const index_t cell = in.grid.index(x, y, z);
-        if (g == Gathered::EquilibriumFace) {
+        if (in.gather_boundary(cell, pos, f, face_state) == Gathered::EquilibriumFace) {
             BARRACUDA_UNROLL
             for (int i = 0; i < L::Q; ++i)
-                in.store.store(i, cell, physics::equilibrium_shifted<L, Eq>(i, face_state.drho, face_state.u));
-            return;
+                f[i] = physics::equilibrium_shifted<L, Eq>(i, face_state.drho, face_state.u);
+        } else {
+            collide(f);
         }
+        if (in.store.needs_destination()) {
+            BARRACUDA_UNROLL
+            for (int i = 0; i < L::Q; ++i) {
+                const LinkSource to = in.destination(pos, i);
+                in.store.put(i, cell, to.from, to.kind == LinkKind::Streamed, f[i]);
+            }
+        } else {
+            BARRACUDA_UNROLL
+            for (int i = 0; i < L::Q; ++i) in.store.put(i, cell, cell, true, f[i]);
+        }
+    }
+
+    /// The same update with the store's parity fixed at compile time.
+    template <int P>
+    BARRACUDA_HD StreamCollide<L, Eq, Collision, typename Store::template with_parity<P>> fixed() const {
+        StreamCollide<L, Eq, Collision, typename Store::template with_parity<P>> k{};
+        k.in.grid = in.grid;
+        k.in.faces = in.faces;
+        k.in.node_class = in.node_class;
+        k.in.store = in.store.template fixed<P>();
+        for (int d = 0; d < 3; ++d) k.in.force[d] = in.force[d];
+        k.collision = collision;
+        k.forced = forced;
+        return k;
+    }
+
+    BARRACUDA_HD void collide(T (&f)[L::Q]) const {
         const auto state = physics::cell_state<L, Eq>(f, in.force);
         collision(f, state, in.force, forced);
-        BARRACUDA_UNROLL
-        for (int i = 0; i < L::Q; ++i) in.store.store(i, cell, f[i]);
     }
 };
 

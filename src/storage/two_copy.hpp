@@ -2,27 +2,48 @@
 // cell c at [i * cells + c], so that a warp's loads and stores of one
 // direction are contiguous. Pull streaming reads neighbours from `src` and
 // writes the cell's own slots in `dst`; the copies swap after each step.
-// Stored values are shifted, f_i - w_i. The storage type S may be narrower
-// than the arithmetic type T (FP16 storage is added behind this interface).
+// Stored values are shifted, f_i - w_i, in the storage type S; arithmetic is in T.
+//
+// Every store (two_copy.hpp, in_place.hpp) answers the same three questions
+// for the fused kernel (kernel/stream_collide.hpp):
+//   streamed(i, cell, from)  f*_i posted last step by the fluid neighbour `from` = x - c_i
+//   reflected(i, cell)       f*_opp(i) posted last step by the cell itself (bounce-back)
+//   put(i, cell, to, fluid)  post f*_i of this step; `to` = x + c_i, `fluid` whether
+//                            that node is fluid (else the population bounces back)
+// and posted(...) reads back what put() wrote, for output of populations.
 #pragma once
 #include "common/hd.hpp"
+#include "storage/access.hpp"
 #include "storage/grid.hpp"
 
 namespace barracuda::storage {
 
-template <class S, class T = S>
+template <class L, class S, class T>
 struct TwoCopy {
     using storage_type = S;
     using compute_type = T;
-    static constexpr const char* pattern = "two-copy pull";
+    static constexpr const char* pattern = "two-copy";
     static constexpr int copies = 2;
+    template <int>
+    using with_parity = TwoCopy;  // the same every step
+
+    template <int>
+    BARRACUDA_HD TwoCopy fixed() const { return *this; }
 
     const S* src;
     S* dst;
     index_t cells;
 
-    BARRACUDA_HD T load(int i, index_t cell) const { return T(src[i * cells + cell]); }
-    BARRACUDA_HD void store(int i, index_t cell, T v) const { dst[i * cells + cell] = S(v); }
+    /// put() never needs the destination of a link.
+    BARRACUDA_HD bool needs_destination() const { return false; }
+
+    BARRACUDA_HD T streamed(int i, index_t, index_t from) const { return load_read_only<T>(src, i * cells + from); }
+    BARRACUDA_HD T reflected(int i, index_t cell) const {
+        return load_read_only<T>(src, L::opposite(i) * cells + cell);
+    }
+    BARRACUDA_HD void put(int i, index_t cell, index_t, bool, T v) const { store(dst, i * cells + cell, v); }
+    /// f*_i of the last completed step.
+    BARRACUDA_HD T posted(int i, index_t cell, index_t, bool) const { return load<T>(src, i * cells + cell); }
 };
 
 }  // namespace barracuda::storage

@@ -31,53 +31,25 @@ struct Combo {
     physics::EquilibriumKind equilibrium;
     storage::Precision precision;
     boundary::Method method;
+    storage::Pattern pattern = storage::Pattern::TwoCopy;
 };
 
 std::string name_of(const Combo& c) {
     return std::string(lattice::name_of(c.lattice)) + " " + physics::name_of(c.collision) + " " +
            physics::name_of(c.equilibrium) + " " + storage::name_of(c.precision) + " " +
-           (c.method == boundary::Method::ZouHe ? "zou_he" : "equilibrium");
+           (c.method == boundary::Method::ZouHe ? "zou_he" : "equilibrium") + " " + storage::name_of(c.pattern);
 }
 
-/// Channel along x with a velocity inlet (parabolic) and a pressure outlet,
-/// a resting wall at y_min and a moving wall at y_max, periodic z (3D) and a
-/// solid box in the flow, driven also by a small body force.
 backend::EngineSetup setup_for(const Combo& c) {
-    const bool three_d = c.lattice != lattice::Kind::D2Q9;
-    auto s = test::periodic_box(c.lattice, 24, 14, three_d ? 6 : 1, 0.7, c.precision, c.collision);
-    s.equilibrium = c.equilibrium;
-    s.grid.periodic[0] = false;
-    s.faces.type[boundary::XMin] = FaceType::Velocity;
-    s.faces.type[boundary::XMax] = FaceType::Pressure;
-    s.faces.method[boundary::XMin] = s.faces.method[boundary::XMax] = c.method;
-    s.faces.profile[boundary::XMin] = boundary::Profile::Parabolic;
-    s.faces.velocity[boundary::XMin][0] = 0.05;
-    s.faces.density[boundary::XMax] = 0.995;
-    test::set_faces(s, 1, FaceType::Wall, FaceType::MovingWall);
-    s.faces.velocity[boundary::YMax][0] = 0.03;
-    for (int z = 0; z < s.grid.n[2]; ++z)
-        for (int y = 5; y < 8; ++y)
-            for (int x = 8; x < 11; ++x) s.node_kind[s.grid.index(x, y, z)] = boundary::Solid;
-    s.force[0] = 1e-5;
-    s.force[1] = -2e-6;
-    return s;
+    return test::every_boundary_channel(c.lattice, c.collision, c.equilibrium, c.precision, c.method, c.pattern);
 }
 
 double compare(const Combo& c, int steps) {
     const auto s = setup_for(c);
     auto cpu = backend::make_cpu_engine(s);
     auto gpu = backend::make_cuda_engine(s);
-    // A non-uniform start so every population and branch is exercised.
-    const auto n = s.grid.cells();
-    std::vector<double> rho(n), u(3 * n);
-    for (std::int64_t k = 0; k < n; ++k) {
-        rho[k] = 1.0 + 0.01 * std::sin(0.37 * double(k));
-        u[3 * k] = 0.04 * std::cos(0.11 * double(k));
-        u[3 * k + 1] = 0.02 * std::sin(0.23 * double(k));
-        u[3 * k + 2] = s.lattice == lattice::Kind::D2Q9 ? 0.0 : 0.01 * std::cos(0.05 * double(k));
-    }
-    cpu->initialize(rho, u);
-    gpu->initialize(rho, u);
+    test::initialize_wavy(*cpu, s);
+    test::initialize_wavy(*gpu, s);
     cpu->step(steps);
     gpu->step(steps);
     std::vector<double> fc, fg;
@@ -98,6 +70,15 @@ double compare(const Combo& c, int steps) {
     return diff / scale;
 }
 
+double tolerance(storage::Precision p) {
+    switch (p) {
+        case storage::Precision::FP64: return 1e-12;
+        case storage::Precision::FP32: return 2e-5;
+        case storage::Precision::FP16: break;
+    }
+    return 5e-3;
+}
+
 TEST(GpuOracle, EveryCombinationMatchesCpu) {
     const auto gpus = backend::cuda_devices();
     if (gpus.empty()) GTEST_SKIP() << "no CUDA GPU on this machine: GPU-vs-CPU tests skipped";
@@ -108,15 +89,16 @@ TEST(GpuOracle, EveryCombinationMatchesCpu) {
             if (col == physics::CollisionKind::MRT && lat != lattice::Kind::D2Q9 && lat != lattice::Kind::D3Q19)
                 continue;
             for (auto eq : {physics::EquilibriumKind::Compressible, physics::EquilibriumKind::Incompressible})
-                for (auto prec : {storage::Precision::FP64, storage::Precision::FP32})
-                    for (auto method : {boundary::Method::ZouHe, boundary::Method::Equilibrium}) {
-                        const Combo c{lat, col, eq, prec, method};
-                        const double err = compare(c, 60);
-                        const double tol = prec == storage::Precision::FP64 ? 1e-12 : 2e-5;
-                        EXPECT_LT(err, tol) << name_of(c);
-                        std::printf("  %-52s max rel diff %.2e (tol %.0e)\n", name_of(c).c_str(), err, tol);
-                        ++count;
-                    }
+                for (auto prec : {storage::Precision::FP64, storage::Precision::FP32, storage::Precision::FP16})
+                    for (auto method : {boundary::Method::ZouHe, boundary::Method::Equilibrium})
+                        for (auto pattern : {storage::Pattern::TwoCopy, storage::Pattern::InPlace}) {
+                            const Combo c{lat, col, eq, prec, method, pattern};
+                            const double err = compare(c, 60);
+                            const double tol = tolerance(prec);
+                            EXPECT_LT(err, tol) << name_of(c);
+                            std::printf("  %-62s max rel diff %.2e (tol %.0e)\n", name_of(c).c_str(), err, tol);
+                            ++count;
+                        }
         }
     std::cout << "  " << count << " combinations compared\n";
 }
@@ -137,6 +119,39 @@ TEST(GpuOracle, ObservationsMatchCpu) {
     EXPECT_NEAR(a.u_max, b.u_max, 1e-12);
     EXPECT_NEAR(a.norm_l2, b.norm_l2, 1e-10 * a.norm_l2);
     EXPECT_EQ(a.bad_cell, b.bad_cell);
+}
+
+}  // namespace
+}  // namespace barracuda
+
+namespace barracuda {
+namespace {
+
+// The GPU's uniform initialisation (filled on the device, for grids too large
+// to stage on the host) against the CPU's, through both patterns, with every
+// boundary rule: the same tolerances as above.
+TEST(GpuOracle, UniformInitialisationMatchesCpu) {
+    if (backend::cuda_devices().empty()) GTEST_SKIP() << "no CUDA GPU on this machine";
+    for (auto pattern : {storage::Pattern::TwoCopy, storage::Pattern::InPlace})
+        for (auto prec : {storage::Precision::FP64, storage::Precision::FP16}) {
+            const auto s = test::every_boundary_channel(lattice::Kind::D3Q19, physics::CollisionKind::BGK,
+                                                        physics::EquilibriumKind::Compressible, prec,
+                                                        boundary::Method::ZouHe, pattern);
+            auto cpu = backend::make_cpu_engine(s);
+            auto gpu = backend::make_cuda_engine(s);
+            cpu->initialize_uniform(1.01, {0.03, -0.01, 0.02});
+            gpu->initialize_uniform(1.01, {0.03, -0.01, 0.02});
+            cpu->step(7), gpu->step(7);
+            std::vector<double> fc, fg;
+            cpu->populations(fc);
+            gpu->populations(fg);
+            double diff = 0, scale = 0;
+            for (std::size_t i = 0; i < fc.size(); ++i) {
+                diff = std::max(diff, std::abs(fg[i] - fc[i]));
+                scale = std::max(scale, std::abs(fc[i]));
+            }
+            EXPECT_LT(diff / scale, tolerance(prec)) << storage::name_of(pattern) << " " << storage::name_of(prec);
+        }
 }
 
 }  // namespace

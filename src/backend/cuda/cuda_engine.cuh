@@ -1,6 +1,7 @@
 // The CUDA backend: one thread per cell runs the same fused update as the CPU
 // backend (kernel/stream_collide.hpp). Launch shape: 1D blocks along x-fastest
 // cell order, so a warp's loads and stores of one direction are coalesced.
+// Steps run on the engine's own stream, in batches captured as CUDA graphs.
 #pragma once
 #include <cmath>
 #include <vector>
@@ -10,28 +11,31 @@
 #include "backend/engine_common.hpp"
 #include "kernel/observe.hpp"
 #include "kernel/stream_collide.hpp"
-#include "storage/two_copy.hpp"
+#include "kernel/node_class.hpp"
 
 namespace barracuda::backend::cuda {
 
-constexpr int block_size = 256;
+constexpr int block_size = 256;       // reductions and field output
+constexpr int update_block_size = 128;  // the stream-collide kernels
 constexpr int reduce_blocks = 1024;
 
-__device__ __forceinline__ bool cell_coordinates(const storage::Grid& g, storage::index_t cell, int& x, int& y,
-                                                 int& z) {
-    if (cell >= g.cells()) return false;
-    x = int(cell % g.n[0]);
-    const storage::index_t yz = cell / g.n[0];
-    y = int(yz % g.n[1]);
-    z = int(yz / g.n[1]);
-    return true;
+// The bulk kernel runs over every cell and updates the bulk ones; the boundary
+// kernel runs over the list of the others. Apart, neither has warps that wait
+// on the other's much longer per-cell path.
+// No minimum of resident blocks is asked for: capping registers at 64 (8 x 128
+// threads) made the in-place odd-step kernels spill (they hold 19 64-bit
+// destination addresses across the collision).
+template <class K>
+__global__ void __launch_bounds__(update_block_size) bulk_kernel(const __grid_constant__ K k, storage::index_t cells) {
+    const storage::index_t cell = storage::index_t(blockIdx.x) * blockDim.x + threadIdx.x;
+    if (cell < cells && k.in.node_class[cell] == kernel::Bulk) k.update_bulk(cell);
 }
 
 template <class K>
-__global__ void __launch_bounds__(block_size) stream_collide_kernel(const __grid_constant__ K k) {
-    const storage::index_t cell = storage::index_t(blockIdx.x) * blockDim.x + threadIdx.x;
-    int x, y, z;
-    if (cell_coordinates(k.in.grid, cell, x, y, z)) k(x, y, z);
+__global__ void __launch_bounds__(update_block_size)
+    boundary_kernel(const __grid_constant__ K k, const storage::index_t* list, storage::index_t count) {
+    const storage::index_t j = storage::index_t(blockIdx.x) * blockDim.x + threadIdx.x;
+    if (j < count) k.update_boundary(list[j]);
 }
 
 template <class K, class T>
@@ -41,10 +45,8 @@ __global__ void __launch_bounds__(block_size) observe_kernel(const __grid_consta
     const storage::index_t n = k.grid.cells();
     for (storage::index_t cell = storage::index_t(blockIdx.x) * blockDim.x + threadIdx.x; cell < n;
          cell += storage::index_t(gridDim.x) * blockDim.x) {
-        int x, y, z;
-        cell_coordinates(k.grid, cell, x, y, z);
         T r, v[3];
-        k.macroscopic(x, y, z, r, v);
+        k.macroscopic(cell, r, v);
         p.add_cell(cell, r, v[0], v[1], v[2], lo, hi);
         if (prev_u) {
             T* pu = prev_u + 3 * cell;
@@ -62,60 +64,105 @@ __global__ void __launch_bounds__(block_size) observe_kernel(const __grid_consta
     if (threadIdx.x == 0) partials[blockIdx.x] = shared[0];
 }
 
+template <class L, class Eq, class Store, class T>
+__global__ void __launch_bounds__(block_size)
+    uniform_kernel(const __grid_constant__ kernel::Gather<L, Eq, Store> g, T drho, T ux, T uy, T uz) {
+    const storage::index_t cell = storage::index_t(blockIdx.x) * blockDim.x + threadIdx.x;
+    if (cell >= g.grid.cells()) return;
+    const T u[3] = {ux, uy, uz};
+    kernel::place_equilibrium_at<L, Eq>(g.grid, g.faces, g.node_class, g.store, cell, drho, u);
+}
+
 template <class K, class T>
 __global__ void __launch_bounds__(block_size) fields_kernel(const __grid_constant__ K k, T* rho, T* u) {
     const storage::index_t cell = storage::index_t(blockIdx.x) * blockDim.x + threadIdx.x;
-    int x, y, z;
-    if (!cell_coordinates(k.grid, cell, x, y, z)) return;
+    if (cell >= k.grid.cells()) return;
     T r, v[3];
-    k.macroscopic(x, y, z, r, v);
+    k.macroscopic(cell, r, v);
     rho[cell] = r;
     u[3 * cell] = v[0], u[3 * cell + 1] = v[1], u[3 * cell + 2] = v[2];
 }
 
-template <class L, class Eq, class Collision, class S>
+template <class L, class Eq, class Collision, class Store>
 class CudaEngine final : public Engine {
-    using T = S;
-    using Store = storage::TwoCopy<S, T>;
+    using S = typename Store::storage_type;
+    using T = typename Store::compute_type;
     using Kernel = kernel::StreamCollide<L, Eq, Collision, Store>;
     using Gather = kernel::Gather<L, Eq, Store>;
+    static constexpr bool two_copy = Store::copies == 2;
 
 public:
     explicit CudaEngine(const EngineSetup& s)
         : setup_(s),
           cells_(s.grid.cells()),
           a_(std::size_t(L::Q) * cells_),
-          b_(std::size_t(L::Q) * cells_),
-          kind_(cells_),
+          b_(two_copy ? std::size_t(L::Q) * cells_ : 0),
+          class_(cells_),
+          host_class_(kernel::classify_nodes<L>(s.grid, s.node_kind)),
           collision_(CollisionFactory<Collision>::make(s)) {
-        check(cudaMemcpy(kind_.get(), s.node_kind.data(), cells_, cudaMemcpyHostToDevice), "copy node kinds");
+        check(cudaMemcpy(class_.get(), host_class_.data(), cells_, cudaMemcpyHostToDevice), "copy node classes");
+        std::vector<storage::index_t> list;
+        for (std::int64_t c = 0; c < cells_; ++c)
+            if (host_class_[c] == kernel::Boundary) list.push_back(c);
+        boundary_cells_ = DeviceArray<storage::index_t>(list.size());
+        if (!list.empty())
+            check(cudaMemcpy(boundary_cells_.get(), list.data(), list.size() * sizeof(list[0]), cudaMemcpyHostToDevice),
+                  "copy boundary cell list");
+        // A blocking stream: the synchronous copies on the default stream order with it.
+        check(cudaStreamCreate(&stream_), "cudaStreamCreate");
+    }
+    ~CudaEngine() override {
+        for (auto g : graph_)
+            if (g) cudaGraphExecDestroy(g);
+        cudaStreamDestroy(stream_);
     }
 
-    std::string description() const override { return describe<L, Eq, Collision, S>("cuda", setup_, Store::pattern); }
+    std::string description() const override { return describe<L, Eq, Store>("cuda", setup_); }
 
     void initialize(const std::vector<double>& rho, const std::vector<double>& u) override {
-        // Equilibrium on the host with the same function, then one copy: initialisation is rare.
-        std::vector<S> f(std::size_t(L::Q) * cells_);
-        equilibrium_populations<L, Eq>(setup_, rho, u, f.data());
+        // Placed on the host with the same function as the CPU backend, then one copy:
+        // initialisation is rare.
+        std::vector<S> f(std::size_t(L::Q) * cells_, S{});
+        odd_ = false;
+        place_equilibrium<L, Eq>(setup_, host_class_, host_store(f.data(), true), rho, u);
         check(cudaMemcpy(a_.get(), f.data(), f.size() * sizeof(S), cudaMemcpyHostToDevice), "upload populations");
-        check(cudaMemcpy(b_.get(), f.data(), f.size() * sizeof(S), cudaMemcpyHostToDevice), "upload populations");
+        if constexpr (two_copy)
+            check(cudaMemcpy(b_.get(), f.data(), f.size() * sizeof(S), cudaMemcpyHostToDevice), "upload populations");
     }
 
+    void initialize_uniform(double rho, const std::array<double, 3>& u) override {
+        odd_ = false;
+        check(cudaMemset(a_.get(), 0, a_.size() * sizeof(S)), "cudaMemset");
+        Gather g = make_gather();
+        if constexpr (two_copy) g.store = Store{nullptr, a_.get(), cells_};
+        else g.store = Store{a_.get(), cells_, true};  // the step before the first is odd
+        uniform_kernel<L, Eq, Store, T><<<blocks(), block_size, 0, stream_>>>(g, T(rho - 1.0), T(u[0]), T(u[1]), T(u[2]));
+        check(cudaGetLastError(), "uniform_kernel launch");
+        if constexpr (two_copy)
+            check(cudaMemcpyAsync(b_.get(), a_.get(), a_.size() * sizeof(S), cudaMemcpyDeviceToDevice, stream_),
+                  "copy populations");
+        check(cudaStreamSynchronize(stream_), "uniform_kernel");
+    }
+
+    /// Steps in batches captured once as a CUDA graph (one launch per batch), so
+    /// that small grids are not bound by launch overhead.
     void step(std::int64_t steps) override {
-        const unsigned blocks = unsigned((cells_ + block_size - 1) / block_size);
-        for (std::int64_t n = 0; n < steps; ++n) {
-            stream_collide_kernel<<<blocks, block_size>>>(make_kernel());
-            a_.swap(b_);
+        std::int64_t n = 0;
+        if (steps >= graph_steps) {
+            cudaGraphExec_t& graph = graph_[phase()];
+            if (!graph) graph = capture_graph();
+            for (; n + graph_steps <= steps; n += graph_steps) check(cudaGraphLaunch(graph, stream_), "graph launch");
         }
-        check(cudaGetLastError(), "stream_collide_kernel launch");
-        check(cudaDeviceSynchronize(), "stream_collide_kernel");
+        for (; n < steps; ++n) launch_one();
+        check(cudaGetLastError(), "stream-collide launch");
+        check(cudaStreamSynchronize(stream_), "stream-collide");
     }
 
     void fields(std::vector<double>& rho, std::vector<double>& u) override {
         DeviceArray<T> d_rho(cells_), d_u(3 * cells_);
-        const unsigned blocks = unsigned((cells_ + block_size - 1) / block_size);
-        fields_kernel<<<blocks, block_size>>>(make_gather(), d_rho.get(), d_u.get());
+        fields_kernel<<<blocks(), block_size, 0, stream_>>>(make_gather(), d_rho.get(), d_u.get());
         check(cudaGetLastError(), "fields_kernel launch");
+        check(cudaStreamSynchronize(stream_), "fields_kernel");
         std::vector<T> hr(cells_), hu(3 * cells_);
         check(cudaMemcpy(hr.data(), d_rho.get(), cells_ * sizeof(T), cudaMemcpyDeviceToHost), "download density");
         check(cudaMemcpy(hu.data(), d_u.get(), 3 * cells_ * sizeof(T), cudaMemcpyDeviceToHost), "download velocity");
@@ -124,9 +171,15 @@ public:
     }
 
     void populations(std::vector<double>& f) override {
-        std::vector<S> h(std::size_t(L::Q) * cells_);
-        check(cudaMemcpy(h.data(), a_.get(), h.size() * sizeof(S), cudaMemcpyDeviceToHost), "download populations");
-        f.assign(h.begin(), h.end());
+        // Raw copies to the host, then read through the same store on the host.
+        std::vector<S> ha(a_.size()), hb(b_.size());
+        check(cudaMemcpy(ha.data(), a_.get(), ha.size() * sizeof(S), cudaMemcpyDeviceToHost), "download populations");
+        if constexpr (two_copy)
+            check(cudaMemcpy(hb.data(), b_.get(), hb.size() * sizeof(S), cudaMemcpyDeviceToHost), "download populations");
+        Gather g = make_gather();
+        g.node_class = host_class_.data();
+        g.store = host_store(ha.data(), false, hb.data());
+        posted_populations<L>(g, f);
     }
 
     Observation observe(double lo, double hi, bool track_change) override {
@@ -135,9 +188,10 @@ public:
             check(cudaMemset(prev_u_.get(), 0, 3 * cells_ * sizeof(T)), "cudaMemset");
         }
         if (partials_.size() == 0) partials_ = DeviceArray<kernel::Partial>(reduce_blocks);
-        observe_kernel<<<reduce_blocks, block_size>>>(make_gather(), lo, hi, track_change ? prev_u_.get() : nullptr,
-                                                      partials_.get());
+        observe_kernel<<<reduce_blocks, block_size, 0, stream_>>>(
+            make_gather(), lo, hi, track_change ? prev_u_.get() : nullptr, partials_.get());
         check(cudaGetLastError(), "observe_kernel launch");
+        check(cudaStreamSynchronize(stream_), "observe_kernel");
         std::vector<kernel::Partial> h(reduce_blocks);
         check(cudaMemcpy(h.data(), partials_.get(), h.size() * sizeof(kernel::Partial), cudaMemcpyDeviceToHost),
               "download reduction");
@@ -154,16 +208,72 @@ public:
         return o;
     }
 
-    std::int64_t bytes_per_cell_update() const override { return two_copy_bytes_per_cell<L, S>(); }
-    std::int64_t memory_bytes() const override { return two_copy_memory_bytes<L, S>(cells_); }
+    std::int64_t cells() const override { return cells_; }
+    std::int64_t bytes_per_cell_update() const override { return backend::bytes_per_cell_update<L>(setup_); }
+    std::int64_t memory_bytes() const override { return backend::memory_bytes<L>(setup_); }
 
 private:
+    // Steps per captured graph: even, so a graph starts and ends in the same phase.
+    static constexpr std::int64_t graph_steps = 32;
+
+    unsigned blocks() const { return unsigned((cells_ + block_size - 1) / block_size); }
+    // The phase of the pattern: which copy is read (two-copy) or the parity (in place).
+    bool phase() const { return two_copy ? swapped_ : odd_; }
+
+    void launch_one() {
+        if constexpr (two_copy) {
+            launch_update(make_kernel());
+        } else {
+            if (odd_) launch_update(make_kernel().template fixed<1>());
+            else launch_update(make_kernel().template fixed<0>());
+        }
+        advance();
+    }
+    template <class K>
+    void launch_update(const K& k) {
+        const auto b = unsigned((cells_ + update_block_size - 1) / update_block_size);
+        bulk_kernel<<<b, update_block_size, 0, stream_>>>(k, cells_);
+        const auto count = storage::index_t(boundary_cells_.size());
+        if (count > 0) {
+            const auto bb = unsigned((count + update_block_size - 1) / update_block_size);
+            boundary_kernel<<<bb, update_block_size, 0, stream_>>>(k, boundary_cells_.get(), count);
+        }
+    }
+    void advance() {
+        if constexpr (two_copy) {
+            a_.swap(b_);
+            swapped_ = !swapped_;
+        } else {
+            odd_ = !odd_;
+        }
+    }
+    cudaGraphExec_t capture_graph() {
+        cudaGraph_t g = nullptr;
+        cudaGraphExec_t exec = nullptr;
+        check(cudaStreamBeginCapture(stream_, cudaStreamCaptureModeThreadLocal), "cudaStreamBeginCapture");
+        for (std::int64_t n = 0; n < graph_steps; ++n) launch_one();  // even count: phase restored
+        check(cudaStreamEndCapture(stream_, &g), "cudaStreamEndCapture");
+        check(cudaGraphInstantiate(&exec, g, 0), "cudaGraphInstantiate");
+        check(cudaGraphDestroy(g), "cudaGraphDestroy");
+        return exec;
+    }
+
+    /// A store of the pattern over host arrays with the engine's current phase;
+    /// `previous` asks for the store of the step before the next one.
+    Store host_store(S* a, bool previous, S* b = nullptr) const {
+        if constexpr (two_copy) return previous ? Store{nullptr, a, cells_} : Store{a, b, cells_};
+        else return Store{a, cells_, previous ? !odd_ : odd_};
+    }
+    Store make_store() const {
+        if constexpr (two_copy) return Store{a_.get(), b_.get(), cells_};
+        else return Store{a_.get(), cells_, odd_};
+    }
     Gather make_gather() const {
         Gather g{};
         g.grid = setup_.grid;
         g.faces = setup_.faces;
-        g.kind = kind_.get();
-        g.store = Store{a_.get(), b_.get(), cells_};
+        g.node_class = class_.get();
+        g.store = make_store();
         for (int d = 0; d < 3; ++d) g.force[d] = T(setup_.force[d]);
         return g;
     }
@@ -175,16 +285,21 @@ private:
     EngineSetup setup_;
     std::int64_t cells_;
     DeviceArray<S> a_, b_;
-    DeviceArray<std::uint8_t> kind_;
+    DeviceArray<std::uint8_t> class_;
+    DeviceArray<storage::index_t> boundary_cells_;  // cells of class Boundary
+    std::vector<std::uint8_t> host_class_;
+    bool odd_ = false, swapped_ = false;
     DeviceArray<T> prev_u_;
     DeviceArray<kernel::Partial> partials_;
     Collision collision_;
+    cudaStream_t stream_ = nullptr;
+    cudaGraphExec_t graph_[2] = {nullptr, nullptr};  // one per phase
 };
 
 template <class L>
 std::unique_ptr<Engine> make_for_lattice(const EngineSetup& s) {
-    return dispatch_on_lattice<L>(s, [&]<class Lat, class Eq, class C, class S>() -> std::unique_ptr<Engine> {
-        return std::make_unique<CudaEngine<Lat, Eq, C, S>>(s);
+    return dispatch_on_lattice<L>(s, [&]<class Lat, class Eq, class C, class Store>() -> std::unique_ptr<Engine> {
+        return std::make_unique<CudaEngine<Lat, Eq, C, Store>>(s);
     });
 }
 

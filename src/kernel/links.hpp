@@ -1,0 +1,60 @@
+// Where the population arriving at a node along c_i comes from: the node
+// x - c_i (wrapped on periodic axes) if it is fluid, otherwise a solid node, a
+// wall face or an open (velocity/pressure) face. The same answer, asked for
+// the opposite link, tells a store where a population leaving along c_i goes.
+#pragma once
+#include <cstdint>
+
+#include "boundary/face_table.hpp"
+#include "common/hd.hpp"
+#include "storage/grid.hpp"
+
+namespace barracuda::kernel {
+
+/// Per-cell node classes the fused kernel reads (one byte per cell). Bulk cells
+/// (fluid, off the box faces, every neighbour fluid) take a path with no tests;
+/// the classes are computed once on the host (node_class.hpp).
+enum NodeClass : std::uint8_t {
+    Bulk = 0,
+    Solid = 1,     // equals boundary::Solid, so the input kinds' solids keep their value
+    Boundary = 2,  // fluid needing the general path
+};
+
+enum class LinkKind : std::uint8_t { Streamed, SolidNode, Wall, Open };
+
+struct LinkSource {
+    LinkKind kind;
+    int wall;              // for Wall: the face crossed (a stationary wall wins over a moving one)
+    storage::index_t from;  // for Streamed: the source node
+};
+
+template <class L>
+BARRACUDA_HD LinkSource link_source(const storage::Grid& grid, const boundary::FaceTable& faces,
+                                    const std::uint8_t* node_class, const int (&pos)[3], int i) {
+    int s[3];
+    int wall = -1;
+    bool open = false;
+    BARRACUDA_UNROLL
+    for (int a = 0; a < 3; ++a) {
+        s[a] = pos[a] - L::c(i, a);
+        if (s[a] < 0 || s[a] >= grid.n[a]) {
+            if (grid.periodic[a]) {
+                s[a] += s[a] < 0 ? grid.n[a] : -grid.n[a];
+            } else {
+                const int face = 2 * a + (s[a] < 0 ? 0 : 1);
+                if (faces.is_wall(face)) {
+                    if (wall < 0 || faces.type[face] == boundary::FaceType::Wall) wall = face;
+                } else {
+                    open = true;
+                }
+            }
+        }
+    }
+    if (wall >= 0) return {LinkKind::Wall, wall, 0};
+    if (open) return {LinkKind::Open, -1, 0};
+    const storage::index_t from = grid.index(s[0], s[1], s[2]);
+    if (node_class[from] == Solid) return {LinkKind::SolidNode, -1, from};
+    return {LinkKind::Streamed, -1, from};
+}
+
+}  // namespace barracuda::kernel

@@ -1,0 +1,39 @@
+// The per-cell node classes of links.hpp, computed once on the host from the
+// fluid/solid kinds of the case. Bulk: fluid, not on a face of a non-periodic
+// axis, every neighbour (wrapped on periodic axes) fluid.
+#pragma once
+#include <cstdint>
+#include <vector>
+
+#include "boundary/face.hpp"
+#include "kernel/links.hpp"
+#include "storage/grid.hpp"
+
+namespace barracuda::kernel {
+
+template <class L>
+std::vector<std::uint8_t> classify_nodes(const storage::Grid& g, const std::vector<std::uint8_t>& kind) {
+    std::vector<std::uint8_t> out(kind.size());
+#pragma omp parallel for collapse(2) schedule(static)
+    for (int z = 0; z < g.n[2]; ++z)
+        for (int y = 0; y < g.n[1]; ++y)
+            for (int x = 0; x < g.n[0]; ++x) {
+                const storage::index_t c = g.index(x, y, z);
+                if (kind[c] == boundary::Solid) {
+                    out[c] = Solid;
+                    continue;
+                }
+                const int pos[3] = {x, y, z};
+                bool bulk = true;
+                for (int a = 0; a < L::D; ++a) bulk = bulk && (g.periodic[a] || (pos[a] > 0 && pos[a] < g.n[a] - 1));
+                for (int i = 0; bulk && i < L::Q; ++i) {
+                    int s[3];
+                    for (int a = 0; a < 3; ++a) s[a] = (pos[a] - L::c(i, a) + g.n[a]) % g.n[a];
+                    bulk = kind[g.index(s[0], s[1], s[2])] != boundary::Solid;
+                }
+                out[c] = bulk ? Bulk : Boundary;
+            }
+    return out;
+}
+
+}  // namespace barracuda::kernel

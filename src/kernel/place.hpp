@@ -1,0 +1,31 @@
+// Initial state: the equilibrium of (rho, u) at a cell written as the
+// post-collision state of the step before the first, through that step's
+// store, so that the first step streams it like any other. One function for
+// the host (both backends' general initialisation) and the GPU (uniform
+// initialisation of grids too large to stage on the host).
+#pragma once
+#include <cstdint>
+
+#include "boundary/face_table.hpp"
+#include "kernel/links.hpp"
+#include "physics/equilibrium.hpp"
+#include "storage/grid.hpp"
+
+namespace barracuda::kernel {
+
+template <class L, class Eq, class Store, class T>
+BARRACUDA_HD void place_equilibrium_at(const storage::Grid& grid, const boundary::FaceTable& faces,
+                                       const std::uint8_t* node_class, const Store& previous, storage::index_t cell,
+                                       T drho, const T (&u)[3]) {
+    if (node_class[cell] == Solid) return;
+    int pos[3];
+    grid.coordinates(cell, pos);
+    BARRACUDA_UNROLL
+    for (int i = 0; i < L::Q; ++i) {
+        const T v = physics::equilibrium_shifted<L, Eq>(i, drho, u);
+        const LinkSource to = link_source<L>(grid, faces, node_class, pos, L::opposite(i));
+        previous.put(i, cell, to.from, to.kind == LinkKind::Streamed, v);
+    }
+}
+
+}  // namespace barracuda::kernel

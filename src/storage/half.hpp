@@ -1,0 +1,93 @@
+// IEEE 754 binary16 storage of shifted populations (FP16 storage, arithmetic in
+// FP32). Shifted populations f_i - w_i are small (|f_i - w_i| < 0.5 in any
+// stable flow), so binary16's range is ample; its 11-bit significand gives a
+// relative rounding error of at most 2^-11 per stored value, and below 2^-14
+// (6.1e-5) an absolute error of at most 2^-25 (subnormals). Both directions
+// round to nearest, ties to even, identically on the host and on the GPU, so
+// the CPU backend stays an exact oracle for the GPU's FP16 storage.
+#pragma once
+#include <cstdint>
+#include <cstring>
+
+#include "common/hd.hpp"
+
+#if defined(__CUDACC__)
+#include <cuda_fp16.h>
+#endif
+
+namespace barracuda::storage {
+
+/// A binary16 value as stored in memory.
+struct Half {
+    std::uint16_t bits;
+};
+
+/// float -> binary16, round to nearest even; overflow to infinity, NaN kept NaN.
+BARRACUDA_HD Half to_half(float value) {
+#if defined(__CUDA_ARCH__)
+    return Half{__half_as_ushort(__float2half_rn(value))};
+#else
+    std::uint32_t x;
+    std::memcpy(&x, &value, 4);
+    const std::uint16_t sign = std::uint16_t((x >> 16) & 0x8000u);
+    x &= 0x7fffffffu;
+    if (x >= 0x7f800000u) return Half{std::uint16_t(sign | (x > 0x7f800000u ? 0x7e00u : 0x7c00u))};
+    if (x >= 0x477ff000u) return Half{std::uint16_t(sign | 0x7c00u)};  // >= 65520 rounds past 65504
+    if (x >= 0x38800000u) {                                            // normal binary16
+        // Re-bias the exponent (127 -> 15) and round the 13 dropped bits to even.
+        const std::uint32_t rounded = x + 0x0fffu + ((x >> 13) & 1u);
+        return Half{std::uint16_t(sign | ((rounded - 0x38000000u) >> 13))};
+    }
+    if (x <= 0x33000000u) return Half{sign};  // at most half the smallest subnormal: zero (ties to even)
+    // Subnormal binary16: units of 2^-24.
+    const std::uint32_t mantissa = (x & 0x007fffffu) | 0x00800000u;
+    const int shift = 126 - int(x >> 23);  // 14..24
+    std::uint32_t h = mantissa >> shift;
+    const std::uint32_t rest = mantissa & ((1u << shift) - 1u), halfway = 1u << (shift - 1);
+    if (rest > halfway || (rest == halfway && (h & 1u))) ++h;
+    return Half{std::uint16_t(sign | h)};
+#endif
+}
+
+/// binary16 -> float (exact).
+BARRACUDA_HD float to_float(Half h) {
+#if defined(__CUDA_ARCH__)
+    return __half2float(__ushort_as_half(h.bits));
+#else
+    const std::uint32_t sign = std::uint32_t(h.bits & 0x8000u) << 16;
+    const std::uint32_t exponent = (h.bits >> 10) & 0x1fu, mantissa = h.bits & 0x3ffu;
+    std::uint32_t x;
+    if (exponent == 0) {
+        const float v = float(mantissa) * 5.9604644775390625e-8f;  // 2^-24, exact
+        std::memcpy(&x, &v, 4);
+        x |= sign;
+    } else if (exponent == 31) {
+        x = sign | 0x7f800000u | (mantissa << 13);
+    } else {
+        x = sign | ((exponent + 112u) << 23) | (mantissa << 13);
+    }
+    float out;
+    std::memcpy(&out, &x, 4);
+    return out;
+#endif
+}
+
+/// Conversions between a storage type S and the arithmetic type T.
+template <class T, class S>
+BARRACUDA_HD T from_storage(S s) {
+    return T(s);
+}
+template <class T>
+BARRACUDA_HD T from_storage(Half s) {
+    return T(to_float(s));
+}
+template <class S, class T>
+BARRACUDA_HD S to_storage(T v) {
+    if constexpr (sizeof(S) == 2) {
+        return to_half(float(v));
+    } else {
+        return S(v);
+    }
+}
+
+}  // namespace barracuda::storage

@@ -1,0 +1,61 @@
+// One copy of the populations, updated in place by the AA pattern (Bailey et
+// al. 2009; seed 003 §3.3 and Fig. 4), structure of arrays as in two_copy.hpp.
+// Slot A[i][x] is population i stored at cell x.
+//   even step: read A[i][x] (the arrivals), write f*_i to A[opp(i)][x];
+//   odd step:  read A[opp(i)][x - c_i], write f*_i to A[i][x + c_i].
+// Each cell reads and writes exactly the same slots, so no two threads touch
+// one slot and no second copy is needed. After an odd step the layout is the
+// natural one again (A[i][x] = population arriving at x along c_i).
+//
+// Boundaries: when x + c_i is solid or outside the box (not periodic), the odd
+// step writes f*_i to A[opp(i)][x] instead, the slot x reads on the next even
+// step: the bounce-back is done by the store, and no ghost layer is needed.
+// So the value reflected back to a cell is always in its own slot A[i][x],
+// after either parity.
+#pragma once
+#include "common/hd.hpp"
+#include "storage/access.hpp"
+#include "storage/grid.hpp"
+
+namespace barracuda::storage {
+
+/// Parity: -1 read from `odd` at run time; 0 or 1 fixed at compile time (the
+/// GPU kernels, so that the bulk path carries no parity selects).
+template <class L, class S, class T, int Parity = -1>
+struct InPlace {
+    using storage_type = S;
+    using compute_type = T;
+    static constexpr const char* pattern = "in-place";
+    static constexpr int copies = 1;
+    template <int P>
+    using with_parity = InPlace<L, S, T, P>;
+
+    S* f;
+    index_t cells;
+    bool odd;  // parity of the step about to run (used when Parity < 0)
+
+    template <int P>
+    BARRACUDA_HD with_parity<P> fixed() const { return {f, cells, P == 1}; }
+
+    BARRACUDA_HD bool is_odd() const {
+        if constexpr (Parity < 0) return odd;
+        else return Parity == 1;
+    }
+    BARRACUDA_HD bool needs_destination() const { return is_odd(); }
+
+    BARRACUDA_HD T streamed(int i, index_t cell, index_t from) const {
+        return is_odd() ? load<T>(f, L::opposite(i) * cells + from) : load<T>(f, i * cells + cell);
+    }
+    BARRACUDA_HD T reflected(int i, index_t cell) const { return load<T>(f, i * cells + cell); }
+    BARRACUDA_HD void put(int i, index_t cell, index_t to, bool fluid, T v) const {
+        if (is_odd() && fluid) store(f, i * cells + to, v);
+        else store(f, L::opposite(i) * cells + cell, v);
+    }
+    /// f*_i of the last completed step (whose parity was !odd).
+    BARRACUDA_HD T posted(int i, index_t cell, index_t to, bool fluid) const {
+        if (!is_odd() && fluid) return load<T>(f, i * cells + to);
+        return load<T>(f, L::opposite(i) * cells + cell);
+    }
+};
+
+}  // namespace barracuda::storage
