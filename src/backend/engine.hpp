@@ -72,7 +72,7 @@ public:
     /// Bytes moved per cell update by the stream-collide kernel (populations + node kind).
     virtual std::int64_t bytes_per_cell_update() const = 0;
     virtual std::int64_t cells() const = 0;
-    /// Bytes the engine holds for populations and node kinds.
+    /// Bytes the engine holds: populations, node classes and (GPU) the list of boundary cells.
     virtual std::int64_t memory_bytes() const = 0;
 };
 

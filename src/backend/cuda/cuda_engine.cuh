@@ -210,7 +210,9 @@ public:
 
     std::int64_t cells() const override { return cells_; }
     std::int64_t bytes_per_cell_update() const override { return backend::bytes_per_cell_update<L>(setup_); }
-    std::int64_t memory_bytes() const override { return backend::memory_bytes<L>(setup_); }
+    std::int64_t memory_bytes() const override {
+        return backend::memory_bytes<L>(setup_) + std::int64_t(boundary_cells_.size() * sizeof(storage::index_t));
+    }
 
 private:
     // Steps per captured graph: even, so a graph starts and ends in the same phase.
