@@ -63,6 +63,31 @@ TEST(Half, MatchesTheCompilersFloat16OnRandomFloats) {
 }
 #endif
 
+// Stochastic rounding: always one of the two neighbouring binary16 values, and
+// exact in expectation. 2^16 draws: the mean's standard error is at most
+// ulp / 2 / 256, so 4 standard errors (ulp / 128) separate it from the bias of
+// round-to-nearest (up to ulp / 2) by a factor 64.
+TEST(Half, StochasticRoundingIsUnbiased) {
+    for (const float v : {0.0123456f, -0.0031f, 1.2345e-6f /* subnormal */, 0.333333f, 7.77e-5f}) {
+        const float lo = storage::to_float(storage::to_half(v));
+        double sum = 0;
+        float a = lo, b = lo;
+        for (std::uint32_t n = 0; n < 65536; ++n) {
+            const float h = storage::to_float(storage::to_half_stochastic(v, storage::rounding_draw(n, 3, 17)));
+            sum += h;
+            a = std::min(a, h), b = std::max(b, h);
+        }
+        const double ulp = double(b - a);
+        EXPECT_GT(ulp, 0.0) << v;  // v is not a binary16 value: both neighbours occur
+        EXPECT_LE(std::abs(a - v), ulp) << v;
+        EXPECT_LE(std::abs(b - v), ulp) << v;
+        EXPECT_NEAR(sum / 65536, double(v), ulp / 128) << v;
+    }
+    // Values that are binary16 numbers are kept exactly.
+    for (const float v : {0.5f, -0.0078125f, 6.103515625e-05f})
+        EXPECT_EQ(storage::to_half_stochastic(v, 0xffffffffu).bits, storage::to_half(v).bits);
+}
+
 struct PatternCase {
     lattice::Kind lattice;
     physics::CollisionKind collision;

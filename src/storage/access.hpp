@@ -31,4 +31,17 @@ BARRACUDA_HD void store(S* p, index_t at, T v) {
     p[at] = to_storage<S>(v);
 }
 
+/// A post-collision population: binary16 storage rounds stochastically when the
+/// store has a step clock (half.hpp), wider types store as they are.
+template <class S, class T>
+BARRACUDA_HD void store_population(S* p, index_t at, T v, const std::uint32_t* clock, index_t cell, int i) {
+    if constexpr (sizeof(S) == 2) {
+        if (clock) {
+            p[at] = to_half_stochastic(float(v), rounding_draw(cell, i, *clock));
+            return;
+        }
+    }
+    p[at] = to_storage<S>(v);
+}
+
 }  // namespace barracuda::storage

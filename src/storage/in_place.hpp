@@ -32,10 +32,11 @@ struct InPlace {
 
     S* f;
     index_t cells;
-    bool odd;  // parity of the step about to run (used when Parity < 0)
+    bool odd;                              // parity of the step about to run (used when Parity < 0)
+    const std::uint32_t* clock = nullptr;  // step counter for stochastic FP16 rounding (null: nearest)
 
     template <int P>
-    BARRACUDA_HD with_parity<P> fixed() const { return {f, cells, P == 1}; }
+    BARRACUDA_HD with_parity<P> fixed() const { return {f, cells, P == 1, clock}; }
 
     BARRACUDA_HD bool is_odd() const {
         if constexpr (Parity < 0) return odd;
@@ -48,8 +49,8 @@ struct InPlace {
     }
     BARRACUDA_HD T reflected(int i, index_t cell) const { return load<T>(f, i * cells + cell); }
     BARRACUDA_HD void put(int i, index_t cell, index_t to, bool fluid, T v) const {
-        if (is_odd() && fluid) store(f, i * cells + to, v);
-        else store(f, L::opposite(i) * cells + cell, v);
+        if (is_odd() && fluid) store_population(f, i * cells + to, v, clock, cell, i);
+        else store_population(f, L::opposite(i) * cells + cell, v, clock, cell, i);
     }
     /// f*_i of the last completed step (whose parity was !odd).
     BARRACUDA_HD T posted(int i, index_t cell, index_t to, bool fluid) const {

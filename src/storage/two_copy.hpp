@@ -33,6 +33,7 @@ struct TwoCopy {
     const S* src;
     S* dst;
     index_t cells;
+    const std::uint32_t* clock = nullptr;  // step counter for stochastic FP16 rounding (null: nearest)
 
     /// put() never needs the destination of a link.
     BARRACUDA_HD bool needs_destination() const { return false; }
@@ -41,7 +42,9 @@ struct TwoCopy {
     BARRACUDA_HD T reflected(int i, index_t cell) const {
         return load_read_only<T>(src, L::opposite(i) * cells + cell);
     }
-    BARRACUDA_HD void put(int i, index_t cell, index_t, bool, T v) const { store(dst, i * cells + cell, v); }
+    BARRACUDA_HD void put(int i, index_t cell, index_t, bool, T v) const {
+        store_population(dst, i * cells + cell, v, clock, cell, i);
+    }
     /// f*_i of the last completed step.
     BARRACUDA_HD T posted(int i, index_t cell, index_t, bool) const { return load<T>(src, i * cells + cell); }
 };

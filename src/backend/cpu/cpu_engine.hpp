@@ -39,6 +39,7 @@ public:
     void initialize(const std::vector<double>& rho, const std::vector<double>& u) override {
         std::fill(a_.begin(), a_.end(), S{});
         odd_ = false;
+        clock_ = 0;
         place_equilibrium<L, Eq>(setup_, class_, previous_store(), rho, u);
     }
 
@@ -49,6 +50,7 @@ public:
             for (std::int64_t c = 0; c < cells_; ++c) k(c);
             if constexpr (two_copy) a_.swap(b_);
             else odd_ = !odd_;
+            ++clock_;
         }
     }
 
@@ -106,8 +108,8 @@ private:
     /// The store the next step reads and writes.
     Store make_store() const {
         S* a = const_cast<S*>(a_.data());
-        if constexpr (two_copy) return Store{a, const_cast<S*>(b_.data()), cells_};
-        else return Store{a, cells_, odd_};
+        if constexpr (two_copy) return Store{a, const_cast<S*>(b_.data()), cells_, &clock_};
+        else return Store{a, cells_, odd_, &clock_};
     }
     /// The store of the step before the next one (where initialisation places populations).
     Store previous_store() {
@@ -132,7 +134,8 @@ private:
     std::int64_t cells_;
     std::vector<S> a_, b_;
     std::vector<std::uint8_t> class_;
-    bool odd_ = false;  // in-place: parity of the next step
+    bool odd_ = false;         // in-place: parity of the next step
+    std::uint32_t clock_ = 0;  // steps since initialisation (stochastic FP16 rounding)
     std::vector<T> prev_u_;
     Collision collision_;
 };

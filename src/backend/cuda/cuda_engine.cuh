@@ -64,6 +64,9 @@ __global__ void __launch_bounds__(block_size) observe_kernel(const __grid_consta
     if (threadIdx.x == 0) partials[blockIdx.x] = shared[0];
 }
 
+// Advances the step clock of stochastic FP16 rounding (part of each captured step).
+static __global__ void tick_kernel(std::uint32_t* clock) { ++*clock; }  // one per translation unit
+
 template <class L, class Eq, class Store, class T>
 __global__ void __launch_bounds__(block_size)
     uniform_kernel(const __grid_constant__ kernel::Gather<L, Eq, Store> g, T drho, T ux, T uy, T uz) {
@@ -98,6 +101,7 @@ public:
           a_(std::size_t(L::Q) * cells_),
           b_(two_copy ? std::size_t(L::Q) * cells_ : 0),
           class_(cells_),
+          clock_(1),
           host_class_(kernel::classify_nodes<L>(s.grid, s.node_kind)),
           collision_(CollisionFactory<Collision>::make(s)) {
         check(cudaMemcpy(class_.get(), host_class_.data(), cells_, cudaMemcpyHostToDevice), "copy node classes");
@@ -110,6 +114,7 @@ public:
                   "copy boundary cell list");
         // A blocking stream: the synchronous copies on the default stream order with it.
         check(cudaStreamCreate(&stream_), "cudaStreamCreate");
+        check(cudaMemset(clock_.get(), 0, sizeof(std::uint32_t)), "cudaMemset");
     }
     ~CudaEngine() override {
         for (auto g : graph_)
@@ -124,6 +129,7 @@ public:
         // initialisation is rare.
         std::vector<S> f(std::size_t(L::Q) * cells_, S{});
         odd_ = false;
+        check(cudaMemset(clock_.get(), 0, sizeof(std::uint32_t)), "cudaMemset");
         place_equilibrium<L, Eq>(setup_, host_class_, host_store(f.data(), true), rho, u);
         check(cudaMemcpy(a_.get(), f.data(), f.size() * sizeof(S), cudaMemcpyHostToDevice), "upload populations");
         if constexpr (two_copy)
@@ -132,6 +138,7 @@ public:
 
     void initialize_uniform(double rho, const std::array<double, 3>& u) override {
         odd_ = false;
+        check(cudaMemset(clock_.get(), 0, sizeof(std::uint32_t)), "cudaMemset");
         check(cudaMemset(a_.get(), 0, a_.size() * sizeof(S)), "cudaMemset");
         Gather g = make_gather();
         if constexpr (two_copy) g.store = Store{nullptr, a_.get(), cells_};
@@ -240,6 +247,7 @@ private:
             const auto bb = unsigned((count + update_block_size - 1) / update_block_size);
             boundary_kernel<<<bb, update_block_size, 0, stream_>>>(k, boundary_cells_.get(), count);
         }
+        if constexpr (sizeof(S) == 2) tick_kernel<<<1, 1, 0, stream_>>>(clock_.get());
     }
     void advance() {
         if constexpr (two_copy) {
@@ -267,8 +275,8 @@ private:
         else return Store{a, cells_, previous ? !odd_ : odd_};
     }
     Store make_store() const {
-        if constexpr (two_copy) return Store{a_.get(), b_.get(), cells_};
-        else return Store{a_.get(), cells_, odd_};
+        if constexpr (two_copy) return Store{a_.get(), b_.get(), cells_, clock_.get()};
+        else return Store{a_.get(), cells_, odd_, clock_.get()};
     }
     Gather make_gather() const {
         Gather g{};
@@ -289,6 +297,7 @@ private:
     DeviceArray<S> a_, b_;
     DeviceArray<std::uint8_t> class_;
     DeviceArray<storage::index_t> boundary_cells_;  // cells of class Boundary
+    DeviceArray<std::uint32_t> clock_;                // steps since initialisation (stochastic FP16 rounding)
     std::vector<std::uint8_t> host_class_;
     bool odd_ = false, swapped_ = false;
     DeviceArray<T> prev_u_;
