@@ -208,8 +208,9 @@ struct StreamCollide {
         T f[L::Q];
         in.gather_bulk(cell, s, f);
         collide(f);
+        const std::uint32_t word = in.store.draw(cell);
         BARRACUDA_UNROLL
-        for (int i = 0; i < L::Q; ++i) in.store.put(i, cell, cell + in.step(s, i, +1), true, f[i]);
+        for (int i = 0; i < L::Q; ++i) in.store.put(i, cell, cell + in.step(s, i, +1), true, f[i], word);
     }
 
     /// A fluid cell that is not bulk: every link classified (kernel/links.hpp).
@@ -225,15 +226,16 @@ struct StreamCollide {
         } else {
             collide(f);
         }
+        const std::uint32_t word = in.store.draw(cell);
         if (in.store.needs_destination()) {
             BARRACUDA_UNROLL
             for (int i = 0; i < L::Q; ++i) {
                 const LinkSource to = in.destination(pos, i);
-                in.store.put(i, cell, to.from, to.kind == LinkKind::Streamed, f[i]);
+                in.store.put(i, cell, to.from, to.kind == LinkKind::Streamed, f[i], word);
             }
         } else {
             BARRACUDA_UNROLL
-            for (int i = 0; i < L::Q; ++i) in.store.put(i, cell, cell, true, f[i]);
+            for (int i = 0; i < L::Q; ++i) in.store.put(i, cell, cell, true, f[i], word);
         }
     }
 

@@ -32,16 +32,26 @@ BARRACUDA_HD void store(S* p, index_t at, T v) {
 }
 
 /// A post-collision population: binary16 storage rounds stochastically when the
-/// store has a step clock (half.hpp), wider types store as they are.
+/// store has a step clock (half.hpp), with the cell's draw from cell_draw();
+/// wider types store as they are.
 template <class S, class T>
-BARRACUDA_HD void store_population(S* p, index_t at, T v, const std::uint32_t* clock, index_t cell, int i) {
+BARRACUDA_HD void store_population(S* p, index_t at, T v, bool stochastic, std::uint32_t cell_word, int i) {
     if constexpr (sizeof(S) == 2) {
-        if (clock) {
-            p[at] = to_half_stochastic(float(v), rounding_draw(cell, i, *clock));
+        if (stochastic) {
+            p[at] = to_half_stochastic(float(v), direction_draw(cell_word, i));
             return;
         }
     }
     p[at] = to_storage<S>(v);
+}
+
+/// The per-cell random word of a store with a step clock (0 otherwise).
+template <class S>
+BARRACUDA_HD std::uint32_t cell_word(const std::uint32_t* clock, index_t cell) {
+    if constexpr (sizeof(S) == 2) {
+        if (clock) return cell_draw(cell, *clock);
+    }
+    return 0;
 }
 
 }  // namespace barracuda::storage

@@ -48,9 +48,11 @@ struct InPlace {
         return is_odd() ? load<T>(f, L::opposite(i) * cells + from) : load<T>(f, i * cells + cell);
     }
     BARRACUDA_HD T reflected(int i, index_t cell) const { return load<T>(f, i * cells + cell); }
-    BARRACUDA_HD void put(int i, index_t cell, index_t to, bool fluid, T v) const {
-        if (is_odd() && fluid) store_population(f, i * cells + to, v, clock, cell, i);
-        else store_population(f, L::opposite(i) * cells + cell, v, clock, cell, i);
+    BARRACUDA_HD std::uint32_t draw(index_t cell) const { return cell_word<S>(clock, cell); }
+    BARRACUDA_HD void put(int i, index_t cell, index_t to, bool fluid, T v, std::uint32_t word = 0) const {
+        const bool stochastic = clock != nullptr;
+        if (is_odd() && fluid) store_population(f, i * cells + to, v, stochastic, word, i);
+        else store_population(f, L::opposite(i) * cells + cell, v, stochastic, word, i);
     }
     /// f*_i of the last completed step (whose parity was !odd).
     BARRACUDA_HD T posted(int i, index_t cell, index_t to, bool fluid) const {

@@ -8,8 +8,9 @@
 // for the fused kernel (kernel/stream_collide.hpp):
 //   streamed(i, cell, from)  f*_i posted last step by the fluid neighbour `from` = x - c_i
 //   reflected(i, cell)       f*_opp(i) posted last step by the cell itself (bounce-back)
-//   put(i, cell, to, fluid)  post f*_i of this step; `to` = x + c_i, `fluid` whether
-//                            that node is fluid (else the population bounces back)
+//   put(i, cell, to, fluid, word)  post f*_i of this step; `to` = x + c_i, `fluid`
+//                            whether that node is fluid (else the population bounces
+//                            back); `word` = draw(cell), for stochastic FP16 rounding
 // and posted(...) reads back what put() wrote, for output of populations.
 #pragma once
 #include "common/hd.hpp"
@@ -42,8 +43,10 @@ struct TwoCopy {
     BARRACUDA_HD T reflected(int i, index_t cell) const {
         return load_read_only<T>(src, L::opposite(i) * cells + cell);
     }
-    BARRACUDA_HD void put(int i, index_t cell, index_t, bool, T v) const {
-        store_population(dst, i * cells + cell, v, clock, cell, i);
+    /// The cell's random word for stochastic FP16 rounding (read once per cell).
+    BARRACUDA_HD std::uint32_t draw(index_t cell) const { return cell_word<S>(clock, cell); }
+    BARRACUDA_HD void put(int i, index_t cell, index_t, bool, T v, std::uint32_t word = 0) const {
+        store_population(dst, i * cells + cell, v, clock != nullptr, word, i);
     }
     /// f*_i of the last completed step.
     BARRACUDA_HD T posted(int i, index_t cell, index_t, bool) const { return load<T>(src, i * cells + cell); }
