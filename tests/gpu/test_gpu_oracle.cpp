@@ -12,13 +12,23 @@
 //    the Zou-He balance): eps = 6e-8 on those is ~6e-6 of the scale, and the
 //    CPU and GPU differ in FMA contraction. Measured on the H100: at most
 //    1.1e-5 over the 40 FP32 combinations (docs/bench/gpu_tests.txt).
+//  - FP16 storage: 5e-3. One binary16 unit is 2^-11 = 4.9e-4 of a stored value;
+//    both backends draw the same stochastic-rounding numbers, but a float that
+//    FMA contraction moves across a rounding threshold lands one unit apart,
+//    and such differences spread over 60 steps. Measured on the H100: at most
+//    1.7e-3 over the 80 FP16 combinations (docs/bench/gpu_tests.txt).
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <array>
 #include <cmath>
+#include <cstdio>
 #include <string>
+#include <vector>
 
 #include "../support.hpp"
 #include "backend/device_info.hpp"
+#include "sim/forces.hpp"
 
 namespace barracuda {
 namespace {
@@ -152,6 +162,98 @@ TEST(GpuOracle, UniformInitialisationMatchesCpu) {
             }
             EXPECT_LT(diff / scale, tolerance(prec)) << storage::name_of(pattern) << " " << storage::name_of(prec);
         }
+}
+
+}  // namespace
+}  // namespace barracuda
+
+
+namespace barracuda {
+namespace {
+
+// Obstacle forces by momentum exchange (kernel/forces.hpp) on both backends, for
+// both streaming patterns and every precision, from the same non-uniform state
+// after 40 steps with every boundary rule in play. The solid block of the
+// channel is split into two obstacles (x = 8..9 and x = 10), so two link lists
+// are reduced. Two checks:
+//  1. Each backend's reduction equals the sum 2 c_i (f_i + w_i) over its links
+//     computed here from that backend's own populations (the same stored values,
+//     only the order of the double additions differs): 1e-12 of the sum of |terms|.
+//  2. GPU against CPU: every population agrees to tolerance(prec) of the largest
+//     shifted population (EveryCombinationMatchesCpu), so each force component
+//     agrees to tolerance(prec) * max|f| * sum over the links of 2 |c_ia|.
+template <class L>
+void check_forces_against_populations(const char* what, backend::Engine& e, const backend::EngineSetup& s,
+                                      double& max_f, std::vector<std::array<double, 3>>& link_weight) {
+    std::vector<double> f;
+    e.populations(f);
+    const auto cells = s.grid.cells();
+    max_f = 0;
+    for (double v : f) max_f = std::max(max_f, std::abs(v));
+    const auto forces = e.obstacle_forces();
+    ASSERT_EQ(forces.size(), s.force_links.size()) << what;
+    link_weight.assign(forces.size(), {0, 0, 0});
+    for (std::size_t k = 0; k < forces.size(); ++k) {
+        double sum[3] = {0, 0, 0}, abs_sum[3] = {0, 0, 0};
+        for (const auto& link : s.force_links[k])
+            for (int i = 0; i < L::Q; ++i) {
+                if (!(link.mask & (1u << i))) continue;
+                const double fi = f[std::size_t(i) * std::size_t(cells) + std::size_t(link.cell)] + L::w(i);
+                for (int a = 0; a < 3; ++a) {
+                    sum[a] += 2.0 * L::c(i, a) * fi;
+                    abs_sum[a] += std::abs(2.0 * L::c(i, a) * fi);
+                    link_weight[k][std::size_t(a)] += 2.0 * std::abs(L::c(i, a));
+                }
+            }
+        for (int a = 0; a < 3; ++a)
+            EXPECT_NEAR(forces[k][std::size_t(a)], sum[a], 1e-12 * abs_sum[a] + 1e-300)
+                << what << " obstacle " << k << " axis " << a;
+    }
+}
+
+TEST(GpuOracle, ObstacleForcesMatchCpu) {
+    if (backend::cuda_devices().empty()) GTEST_SKIP() << "no CUDA GPU on this machine";
+    for (auto lat : {lattice::Kind::D2Q9, lattice::Kind::D3Q19})
+        for (auto pattern : {storage::Pattern::TwoCopy, storage::Pattern::InPlace})
+            for (auto prec : {storage::Precision::FP64, storage::Precision::FP32, storage::Precision::FP16}) {
+                auto s = test::every_boundary_channel(lat, physics::CollisionKind::BGK,
+                                                      physics::EquilibriumKind::Compressible, prec,
+                                                      boundary::Method::ZouHe, pattern);
+                std::vector<std::int32_t> owner(s.node_kind.size(), -1);
+                for (int z = 0; z < s.grid.n[2]; ++z)
+                    for (int y = 0; y < s.grid.n[1]; ++y)
+                        for (int x = 0; x < s.grid.n[0]; ++x) {
+                            const auto c = s.grid.index(x, y, z);
+                            if (s.node_kind[c] == boundary::Solid) owner[c] = x < 10 ? 0 : 1;
+                        }
+                s.force_links = sim::force_links(lat, s.grid, s.node_kind, owner, {0, 1}, 2);
+                ASSERT_FALSE(s.force_links[0].empty());
+                ASSERT_FALSE(s.force_links[1].empty());
+                auto cpu = backend::make_cpu_engine(s);
+                auto gpu = backend::make_cuda_engine(s);
+                test::initialize_wavy(*cpu, s);
+                test::initialize_wavy(*gpu, s);
+                cpu->step(40), gpu->step(40);
+                const std::string what = std::string(lattice::name_of(lat)) + " " + storage::name_of(pattern) + " " +
+                                         storage::name_of(prec);
+                double max_cpu = 0, max_gpu = 0;
+                std::vector<std::array<double, 3>> weight;
+                lattice::visit(lat, [&](auto l) {
+                    using L = decltype(l);
+                    check_forces_against_populations<L>((what + " cpu").c_str(), *cpu, s, max_cpu, weight);
+                    check_forces_against_populations<L>((what + " gpu").c_str(), *gpu, s, max_gpu, weight);
+                });
+                const auto fc = cpu->obstacle_forces(), fg = gpu->obstacle_forces();
+                double worst = 0;
+                for (std::size_t k = 0; k < 2; ++k)
+                    for (std::size_t a = 0; a < 3; ++a) {
+                        const double bound = tolerance(prec) * max_cpu * weight[k][a];
+                        EXPECT_LE(std::abs(fg[k][a] - fc[k][a]), bound + 1e-300) << what << " obstacle " << k;
+                        if (bound > 0) worst = std::max(worst, std::abs(fg[k][a] - fc[k][a]) / bound);
+                    }
+                std::printf("  forces %-22s cpu (%.6e, %.6e)  gpu (%.6e, %.6e)  diff %.2f of the bound\n",
+                            what.c_str(), fc[0][0], fc[1][0], fg[0][0], fg[1][0], worst);
+            }
 }
 
 }  // namespace
