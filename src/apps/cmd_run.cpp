@@ -89,6 +89,17 @@ int run_command(const RunOptions& options) {
                   << " files; open fields.pvd in ParaView";
         if (!writer.last_png().empty()) std::cout << ", quick look: " << writer.last_png().filename().string();
         std::cout << ")\n";
+        if (!writer.forces_csv().empty()) {
+            const auto& f = spec.forces;
+            std::cout << "forces: " << writer.forces_csv().filename().string() << ", " << r.force_samples
+                      << " samples every " << sim::force_interval(spec) << " steps (U = " << f.reference_velocity
+                      << ", A = " << f.reference_area << "); at step " << r.forces_step << ":";
+            for (std::size_t k = 0; k < r.forces.size(); ++k) {
+                const auto c = io::RunWriter::coefficients(f, r.forces[k]);
+                std::cout << (k ? "," : "") << " \"" << f.obstacles[k] << "\" C_d = " << c[0] << ", C_l = " << c[1];
+            }
+            std::cout << "\n";
+        }
         return Ok;
     } catch (const CaseError& e) {
         progress.finish();

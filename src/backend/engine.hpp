@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "boundary/face_table.hpp"
+#include "kernel/forces.hpp"
 #include "lattice/lattice.hpp"
 #include "physics/collision_mrt.hpp"
 #include "physics/model.hpp"
@@ -32,6 +33,9 @@ struct EngineSetup {
     double trt_magic = 3.0 / 16.0;
     physics::MrtRateSet mrt{};  // shear is set from tau by the engine
     double force[3] = {0, 0, 0};
+    /// Obstacles whose force is reported: per obstacle, the fluid cells next to it with
+    /// the mask of links into it (sim/forces.hpp builds them from the case).
+    std::vector<std::vector<kernel::ForceLink>> force_links;
 };
 
 /// Reductions over the macroscopic fields, for the stability watch, steady-state
@@ -69,10 +73,15 @@ public:
     /// Computes the macroscopic fields in place and reduces them. With track_change,
     /// also the change of u since the previous tracked observation.
     virtual Observation observe(double rho_lo, double rho_hi, bool track_change) = 0;
+    /// The force on each obstacle of EngineSetup::force_links (in that order) by momentum
+    /// exchange over its links in the last completed step (seed 000 §4.2, eq. 10-11;
+    /// kernel/forces.hpp), in lattice units, accumulated in double.
+    virtual std::vector<std::array<double, 3>> obstacle_forces() = 0;
     /// Bytes moved per cell update by the stream-collide kernel (populations + node kind).
     virtual std::int64_t bytes_per_cell_update() const = 0;
     virtual std::int64_t cells() const = 0;
-    /// Bytes the engine holds: populations, node classes and (GPU) the list of boundary cells.
+    /// Bytes the engine holds: populations, node classes and (GPU) the lists of boundary cells
+    /// and of force links.
     virtual std::int64_t memory_bytes() const = 0;
 };
 

@@ -1,11 +1,13 @@
 // Pieces every concrete engine shares: names and sizes of a configuration, the
 // initial state, observations and population output.
 #pragma once
+#include <array>
 #include <cmath>
 #include <string>
 #include <vector>
 
 #include "backend/engine.hpp"
+#include "kernel/forces.hpp"
 #include "kernel/links.hpp"
 #include "kernel/observe.hpp"
 #include "kernel/place.hpp"
@@ -27,9 +29,12 @@ std::int64_t bytes_per_cell_update(const EngineSetup& s) {
     return storage::bytes_per_cell_update(L::Q, s.precision);
 }
 
+/// Populations and node classes, plus the force link lists (kernel/forces.hpp), if any.
 template <class L>
 std::int64_t memory_bytes(const EngineSetup& s) {
-    return s.grid.cells() * storage::memory_bytes_per_cell(L::Q, s.precision, s.pattern);
+    std::int64_t links = 0;
+    for (const auto& list : s.force_links) links += std::int64_t(list.size() * sizeof(kernel::ForceLink));
+    return s.grid.cells() * storage::memory_bytes_per_cell(L::Q, s.precision, s.pattern) + links;
 }
 
 /// The equilibrium of (rho, u) at every fluid cell as the initial state (kernel/place.hpp).
@@ -56,6 +61,26 @@ void posted_populations(const G& g, std::vector<double>& f) {
         if (g.node_class[c] == kernel::Solid) continue;
         for (int i = 0; i < L::Q; ++i) f[i * cells + c] = double(g.posted(c, i));
     }
+}
+
+/// Obstacle forces by momentum exchange (kernel/forces.hpp) over host-side lists,
+/// one OpenMP reduction per obstacle.
+template <class L, class G>
+std::vector<std::array<double, 3>> exchange_forces(const G& g, const std::vector<std::vector<kernel::ForceLink>>& lists) {
+    std::vector<std::array<double, 3>> out(lists.size());
+    for (std::size_t k = 0; k < lists.size(); ++k) {
+        const kernel::ForceLink* links = lists[k].data();
+        const auto n = std::int64_t(lists[k].size());
+        double fx = 0, fy = 0, fz = 0;
+#pragma omp parallel for schedule(static) reduction(+ : fx, fy, fz)
+        for (std::int64_t j = 0; j < n; ++j) {
+            double F[3] = {0, 0, 0};
+            kernel::add_exchange<L>(g, links[j], F);
+            fx += F[0], fy += F[1], fz += F[2];
+        }
+        out[k] = {fx, fy, fz};
+    }
+    return out;
 }
 
 /// The reduced fields of an observation; the backend adds the state of the bad cell, if any.

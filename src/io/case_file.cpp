@@ -34,6 +34,8 @@ std::vector<std::string> known_keys() {
         "domain.size", "domain.periodic",
         "initial.density", "initial.velocity",
         "force.body",
+        "forces.obstacles", "forces.reference_velocity", "forces.reference_area", "forces.flow_axis",
+        "forces.lift_axis", "forces.interval",
         "run.steps", "run.steady_tolerance", "run.check_interval", "run.density_range", "run.backend",
         "output.directory", "output.interval", "output.fields", "output.formats", "output.compression",
         "output.slice_axis", "output.slice_position",
@@ -241,6 +243,37 @@ void read_obstacle(const Section& o, std::size_t index, const sim::CaseSpec& spe
     }
 }
 
+// [forces]: which obstacles' forces go to forces.csv and how they are made
+// coefficients. Names are checked against the obstacles here (with the file
+// position) and again in validate_case; ranges are checked there.
+void read_forces(const Section& f, sim::CaseSpec& spec) {
+    if (!f.present()) return;
+    sim::ForceReportSpec& r = spec.forces;
+    const auto names = f.strings("obstacles");
+    if (!names) f.fail_missing("obstacles", "name the obstacles whose forces to report, e.g. obstacles = [\"cylinder\"]");
+    if (names->empty()) f.fail_value("obstacles", "name at least one obstacle (or leave out the [forces] table)");
+    for (const std::string& name : *names) {
+        bool found = false;
+        for (const auto& ob : spec.obstacles) found = found || ob.name == name;
+        if (!found) f.fail_value("obstacles", sim::unknown_obstacle_text(spec, name));
+    }
+    r.obstacles = *names;
+    const auto u = f.number("reference_velocity");
+    if (!u) f.fail_missing("reference_velocity", "give the velocity U of C = F / (1/2 rho0 U^2 A) (lattice units, > 0)");
+    const auto a = f.number("reference_area");
+    if (!a)
+        f.fail_missing("reference_area",
+                       "give the area A of C = F / (1/2 rho0 U^2 A) (cells^2; on a 2D lattice a length in cells, > 0)");
+    r.reference_velocity = *u;
+    r.reference_area = *a;
+    r.flow_axis = int(f.choice("flow_axis", axis_names).value_or(0));
+    r.lift_axis = int(f.choice("lift_axis", axis_names).value_or(r.flow_axis == 0 ? 1 : 0));
+    r.interval = f.integer("interval").value_or(0);
+    if (f.has("interval") && r.interval < 1)
+        f.fail_value("interval", "must be >= 1 (steps between samples; leave it out for output.interval, or "
+                                 "run.check_interval when that is 0)");
+}
+
 sim::CaseSpec read_case(const toml::table& root, const detail::Origin& origin) {
     const Section top(origin, &root, "");
     sim::CaseSpec spec;
@@ -260,6 +293,7 @@ sim::CaseSpec read_case(const toml::table& root, const detail::Origin& origin) {
     for (std::size_t i = 0; i < obstacles.size(); ++i) read_obstacle(obstacles[i], i, spec, spec.obstacles[i]);
 
     spec.body_force = read_vector(top.table("force"), "body").value_or(std::array<double, 3>{0, 0, 0});
+    read_forces(top.table("forces"), spec);
 
     const Section run = top.table("run");
     spec.run.steps = run.integer("steps").value_or(spec.run.steps);

@@ -3,7 +3,9 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <string>
 
+#include "io/atomic_file.hpp"
 #include "io/png_slice.hpp"
 
 namespace barracuda::io {
@@ -13,6 +15,13 @@ RunWriter::RunWriter(const sim::CaseSpec& spec, const std::filesystem::path& req
       dir_(prepare_output_directory(requested)),
       series_(dir_.path / "fields.pvd"),
       kinds_(sim::output_node_kinds(spec)) {}
+
+RunWriter::~RunWriter() {
+    try {
+        flush();
+    } catch (...) {  // a destructor must not throw; the run has already failed or finished
+    }
+}
 
 void RunWriter::write(std::int64_t step, const std::vector<double>& rho, const std::vector<double>& u) {
     if (step == last_step_) return;  // the final state can coincide with an output interval
@@ -45,6 +54,70 @@ void RunWriter::write(std::int64_t step, const std::vector<double>& rho, const s
         write_png_slice(dir_.path / name, fields, s);
         files_.push_back(dir_.path / name);
         last_png_ = dir_.path / name;
+    }
+}
+
+namespace {
+
+// A CSV field (RFC 4180): quoted when it holds a comma, a quote or a line break.
+std::string csv_field(const std::string& text) {
+    if (text.find_first_of(",\"\r\n") == std::string::npos) return text;
+    std::string q = "\"";
+    for (char c : text) q += c == '"' ? std::string("\"\"") : std::string(1, c);
+    return q + "\"";
+}
+
+std::string csv_number(double v) {
+    char b[32];
+    std::snprintf(b, sizeof b, "%.12g", v);
+    return b;
+}
+
+}  // namespace
+
+std::array<double, 2> RunWriter::coefficients(const sim::ForceReportSpec& f, const std::array<double, 3>& force) {
+    // C = F / (1/2 rho0 U^2 A), rho0 = 1 (lattice units).
+    const double q = 0.5 * 1.0 * f.reference_velocity * f.reference_velocity * f.reference_area;
+    return {force[std::size_t(f.flow_axis)] / q, force[std::size_t(f.lift_axis)] / q};
+}
+
+void RunWriter::write_forces(std::int64_t step, const std::vector<std::array<double, 3>>& forces) {
+    const auto& names = spec_.forces.obstacles;
+    if (csv_.empty()) {
+        csv_ = "step,time";
+        for (const auto& name : names)
+            for (const char* column : {".Fx", ".Fy", ".Fz", ".C_d", ".C_l"}) {
+                csv_ += ',';
+                csv_ += csv_field(name + column);
+            }
+        csv_ += "\n";
+    }
+    // Time in lattice units (dt = 1), so equal to the step.
+    csv_ += std::to_string(step);
+    csv_ += ',';
+    csv_ += csv_number(double(step));
+    for (std::size_t k = 0; k < forces.size() && k < names.size(); ++k) {
+        const auto c = coefficients(spec_.forces, forces[k]);
+        for (double v : {forces[k][0], forces[k][1], forces[k][2], c[0], c[1]}) {
+            csv_ += ',';
+            csv_ += csv_number(v);
+        }
+    }
+    csv_ += "\n";
+    csv_dirty_ = true;
+    const auto now = std::chrono::steady_clock::now();
+    if (forces_csv_.empty() || std::chrono::duration<double>(now - csv_written_).count() >= csv_rewrite_seconds) flush();
+}
+
+void RunWriter::flush() {
+    if (!csv_dirty_) return;
+    const auto path = dir_.path / "forces.csv";
+    write_file_atomically(path, csv_);
+    csv_dirty_ = false;
+    csv_written_ = std::chrono::steady_clock::now();
+    if (forces_csv_.empty()) {
+        forces_csv_ = path;
+        files_.push_back(path);
     }
 }
 

@@ -1,7 +1,11 @@
 // Writes a run's output instants as files: VTK ImageData per instant, a .pvd
-// series that ParaView opens as one time-dependent dataset, and a PNG slice.
+// series that ParaView opens as one time-dependent dataset, a PNG slice, and
+// (with a [forces] table) forces.csv, one row per force sample.
 #pragma once
+#include <array>
+#include <chrono>
 #include <filesystem>
+#include <string>
 #include <memory>
 #include <vector>
 
@@ -16,12 +20,26 @@ class RunWriter final : public sim::OutputSink {
 public:
     /// Prepares the directory (a new sibling if `requested` holds an earlier run's results).
     RunWriter(const sim::CaseSpec& spec, const std::filesystem::path& requested);
+    /// Writes force samples still held back (a run ended by an exception); errors are dropped here.
+    ~RunWriter() override;
     void write(std::int64_t step, const std::vector<double>& rho, const std::vector<double>& u) override;
+    /// Adds a row to forces.csv: step, time, then per obstacle Fx, Fy, Fz, C_d, C_l.
+    /// The file is rewritten atomically at the first row, then at most every
+    /// `csv_rewrite_seconds` and at flush(), so that a long run with a short
+    /// interval does not spend its time rewriting a growing file.
+    void write_forces(std::int64_t step, const std::vector<std::array<double, 3>>& forces) override;
+    void flush() override;
+
+    static constexpr double csv_rewrite_seconds = 2.0;
 
     const OutputDirectory& directory() const { return dir_; }
     const std::vector<std::filesystem::path>& files() const { return files_; }
     /// The most recent PNG slice, if any.
     const std::filesystem::path& last_png() const { return last_png_; }
+    /// forces.csv once a force sample was written, else empty.
+    const std::filesystem::path& forces_csv() const { return forces_csv_; }
+    /// Drag and lift coefficients of one force against the case's reference values.
+    static std::array<double, 2> coefficients(const sim::ForceReportSpec& f, const std::array<double, 3>& force);
 
 private:
     sim::CaseSpec spec_;
@@ -31,6 +49,10 @@ private:
     std::vector<std::filesystem::path> files_;
     std::filesystem::path last_png_;
     std::int64_t last_step_ = -1;
+    std::string csv_;                   // the whole forces.csv as written so far
+    bool csv_dirty_ = false;            // rows not yet in the file
+    std::filesystem::path forces_csv_;  // set at the first write
+    std::chrono::steady_clock::time_point csv_written_{};
 };
 
 }  // namespace barracuda::io

@@ -72,6 +72,17 @@ struct OutputSpec {
     double slice_position = 0.5;  // fraction of the domain along slice_axis
 };
 
+/// Forces on named obstacles by momentum exchange, written to forces.csv
+/// (seed 000 §4.2). Coefficients C = F / (1/2 rho0 U^2 A) with rho0 = 1.
+struct ForceReportSpec {
+    std::vector<std::string> obstacles;  // names of [[obstacle]] tables; empty: no force report
+    double reference_velocity = 0;       // U (lattice units)
+    double reference_area = 0;           // A (cells^2; a length in cells on a 2D lattice)
+    int flow_axis = 0;                   // drag along it (0 = x, 1 = y, 2 = z)
+    int lift_axis = 1;                   // lift along it
+    std::int64_t interval = 0;           // steps between samples; 0: output.interval if > 0, else run.check_interval
+};
+
 struct CaseSpec {
     std::string title = "untitled";
     ModelSpec model;
@@ -84,9 +95,16 @@ struct CaseSpec {
     std::array<double, 3> body_force{0, 0, 0};
     RunSpec run;
     OutputSpec output;
+    ForceReportSpec forces;
 
     std::int64_t cells() const { return std::int64_t(size[0]) * size[1] * size[2]; }
 };
+
+/// Steps between force samples: forces.interval, or its default.
+inline std::int64_t force_interval(const CaseSpec& spec) {
+    if (spec.forces.interval > 0) return spec.forces.interval;
+    return spec.output.interval > 0 ? spec.output.interval : spec.run.check_interval;
+}
 
 /// The largest lattice velocity accepted anywhere in a case (initial field,
 /// boundary values). Above it the second-order equilibrium loses positivity

@@ -8,6 +8,7 @@
 #include "backend/device_info.hpp"
 #include "common/error.hpp"
 #include "geometry/shapes.hpp"
+#include "sim/forces.hpp"
 #include "sim/validate.hpp"
 
 namespace barracuda::sim {
@@ -30,15 +31,18 @@ storage::Grid grid_of(const CaseSpec& spec) {
 
 }  // namespace
 
-std::vector<std::uint8_t> node_kinds(const CaseSpec& spec) {
+std::vector<std::uint8_t> node_kinds(const CaseSpec& spec, std::vector<std::int32_t>* owner) {
     const auto g = grid_of(spec);
     std::vector<std::uint8_t> kind(g.cells(), boundary::Fluid);
-    for (const auto& o : spec.obstacles) {
+    if (owner) owner->assign(std::size_t(g.cells()), -1);
+    for (std::size_t i = 0; i < spec.obstacles.size(); ++i) {
+        const auto& o = spec.obstacles[i];
+        const geometry::Owners owners{owner, std::int32_t(i)};
         switch (o.shape) {
-            case Obstacle::Shape::Box: geometry::mark_box(g, o.min, o.max, kind); break;
-            case Obstacle::Shape::Sphere: geometry::mark_sphere(g, o.center, o.radius, kind); break;
+            case Obstacle::Shape::Box: geometry::mark_box(g, o.min, o.max, kind, owners); break;
+            case Obstacle::Shape::Sphere: geometry::mark_sphere(g, o.center, o.radius, kind, owners); break;
             case Obstacle::Shape::Cylinder:
-                geometry::mark_cylinder(g, o.axis, o.center, o.radius, o.min[o.axis], o.max[o.axis], kind);
+                geometry::mark_cylinder(g, o.axis, o.center, o.radius, o.min[o.axis], o.max[o.axis], kind, owners);
                 break;
         }
     }
@@ -82,7 +86,14 @@ backend::EngineSetup engine_setup(const CaseSpec& spec) {
         for (int a = 0; a < 3; ++a) s.faces.velocity[f][a] = spec.faces[f].velocity[a];
         s.faces.density[f] = spec.faces[f].density;
     }
-    s.node_kind = node_kinds(spec);
+    if (spec.forces.obstacles.empty()) {
+        s.node_kind = node_kinds(spec);
+    } else {
+        // The obstacle of each solid node is needed only while the link lists are built.
+        std::vector<std::int32_t> owner;
+        s.node_kind = node_kinds(spec, &owner);
+        s.force_links = force_links(spec, s.node_kind, owner);
+    }
     s.tau = spec.model.tau;
     s.trt_magic = spec.model.trt_magic;
     s.mrt = {1.0 / spec.model.tau, spec.model.mrt.s_e, spec.model.mrt.s_eps, spec.model.mrt.s_q,
@@ -168,6 +179,17 @@ RunResult Simulation::run(OutputSink* sink, const std::function<void(const Progr
         engine_->fields(rho, u);
         sink->write(step, rho, u);
     };
+    // Keeps what was written (forces.csv is rewritten at most every few seconds) and stops.
+    auto diverged = [&](std::string message) {
+        if (sink) {
+            try {
+                sink->flush();
+            } catch (const OutputError& e) {
+                message += std::string(" (") + e.what() + ")";
+            }
+        }
+        throw DivergenceError(message);
+    };
     auto check = [&](std::int64_t step) {
         const auto o = engine_->observe(run.density_min, run.density_max, steady_test);
         if (o.bad_cell >= 0) {
@@ -185,10 +207,29 @@ RunResult Simulation::run(OutputSink* sink, const std::function<void(const Progr
                   << run.density_max << "]";
             if (std::isfinite(o.bad_speed) && o.bad_speed < 1.0) m << " (|u| = " << o.bad_speed << ")";
             m << ". The last good output is kept; lower the velocity, raise tau (viscosity) or refine the grid.";
-            throw DivergenceError(m.str());
+            diverged(m.str());
         }
         result.last = o;
         return o;
+    };
+    // Forces on the named obstacles (forces.csv) every force_every steps and at the end.
+    const bool forces_on = !spec_.forces.obstacles.empty();
+    const std::int64_t force_every = forces_on ? force_interval(spec_) : 0;
+    auto sample_forces = [&](std::int64_t step, bool checked) {
+        if (!forces_on || result.forces_step == step) return;
+        auto f = engine_->obstacle_forces();
+        for (std::size_t k = 0; k < f.size(); ++k)
+            if (!std::isfinite(f[k][0]) || !std::isfinite(f[k][1]) || !std::isfinite(f[k][2])) {
+                if (!checked) check(step);  // names the cell when the state is bad
+                diverged("the run diverged at step " + std::to_string(step) + ": the force on obstacle \"" +
+                         spec_.forces.obstacles[k] +
+                         "\" is NaN/Inf. The last good output is kept; lower the velocity, raise tau (viscosity) or "
+                         "refine the grid.");
+            }
+        result.forces = f;
+        result.forces_step = step;
+        ++result.force_samples;
+        if (sink) sink->write_forces(step, f);
     };
 
     write_output(0);
@@ -197,6 +238,7 @@ RunResult Simulation::run(OutputSink* sink, const std::function<void(const Progr
     while (step < run.steps) {
         std::int64_t next = std::min(run.steps, step + run.check_interval);
         if (out_every > 0) next = std::min(next, (step / out_every + 1) * out_every);
+        if (force_every > 0) next = std::min(next, (step / force_every + 1) * force_every);
         engine_->step(next - step);
         step = next;
         const bool at_check = step % run.check_interval == 0 || step == run.steps;
@@ -216,12 +258,16 @@ RunResult Simulation::run(OutputSink* sink, const std::function<void(const Progr
                 progress(p);
             }
         }
+        if (force_every > 0 && step % force_every == 0) sample_forces(step, at_check);
         const bool at_output = out_every > 0 && step % out_every == 0;
         if (result.steady) break;
         if (at_output && step != run.steps) write_output(step);
     }
-    if (!(step % spec_.run.check_interval == 0 || step == run.steps)) check(step);
+    const bool checked = step % spec_.run.check_interval == 0 || step == run.steps;
+    if (!checked) check(step);
+    sample_forces(step, true);
     write_output(step);
+    if (sink) sink->flush();
     result.steps = step;
     result.wall_seconds = std::chrono::duration<double>(clock::now() - t0).count();
     result.mlups = result.wall_seconds > 0 ? double(step) * double(spec_.cells()) / result.wall_seconds / 1e6 : 0;

@@ -1,6 +1,7 @@
 // A run composed from a case: engine creation (after the memory check), initial
 // state, time stepping, stability watch, steady-state stop and output schedule.
 #pragma once
+#include <array>
 #include <functional>
 #include <memory>
 #include <string>
@@ -23,6 +24,10 @@ struct RunResult {
     double wall_seconds = 0, mlups = 0;
     bool steady = false;  // stopped by the steady-state test
     Observation last{};
+    /// The last force sample (one per name in forces.obstacles) and its step; empty without [forces].
+    std::vector<std::array<double, 3>> forces;
+    std::int64_t forces_step = -1;
+    std::int64_t force_samples = 0;
 };
 
 /// Receives the fields at each output instant (io::RunWriter writes them as files).
@@ -30,13 +35,18 @@ class OutputSink {
 public:
     virtual ~OutputSink() = default;
     virtual void write(std::int64_t step, const std::vector<double>& rho, const std::vector<double>& u) = 0;
+    /// The forces on the obstacles named in forces.obstacles (in that order) after `step`.
+    virtual void write_forces(std::int64_t /*step*/, const std::vector<std::array<double, 3>>& /*forces*/) {}
+    /// Makes everything handed over so far durable (at the end, and before a divergence is reported).
+    virtual void flush() {}
 };
 
-/// Node kinds (fluid/solid) of a case's obstacles.
-std::vector<std::uint8_t> node_kinds(const CaseSpec& spec);
+/// Node kinds (fluid/solid) of a case's obstacles. With `owner`, also the index of
+/// the obstacle that made each solid node solid (-1 elsewhere), for force link lists.
+std::vector<std::uint8_t> node_kinds(const CaseSpec& spec, std::vector<std::int32_t>* owner = nullptr);
 /// The same, with face nodes marked by their boundary (boundary::NodeKind), for output.
 std::vector<std::uint8_t> output_node_kinds(const CaseSpec& spec);
-/// The backend-facing description of a case.
+/// The backend-facing description of a case (with the force link lists of sim/forces.hpp).
 backend::EngineSetup engine_setup(const CaseSpec& spec);
 /// Which backend "auto" means on this machine, or the one asked for; throws
 /// ResourceError for cuda without a GPU.

@@ -5,6 +5,7 @@
 #include <charconv>
 #include <cmath>
 #include <string>
+#include <utility>
 
 #include "common/error.hpp"
 
@@ -170,6 +171,45 @@ void check_obstacles(const CaseSpec& spec) {
     }
 }
 
+void check_forces(const CaseSpec& spec) {
+    const ForceReportSpec& f = spec.forces;
+    if (f.obstacles.empty()) return;
+    std::string list = "forces.obstacles = [";
+    for (std::size_t k = 0; k < f.obstacles.size(); ++k) list += (k ? ", \"" : "\"") + f.obstacles[k] + "\"";
+    list += "]: ";
+    for (std::size_t k = 0; k < f.obstacles.size(); ++k) {
+        const std::string& name = f.obstacles[k];
+        int count = 0;
+        std::string which;
+        for (std::size_t i = 0; i < spec.obstacles.size(); ++i)
+            if (spec.obstacles[i].name == name) which += std::string(count++ ? ", " : "") + "obstacle[" + std::to_string(i) + "]";
+        if (count == 0) fail(list + unknown_obstacle_text(spec, name));
+        if (count > 1)
+            fail(list + "\"" + name + "\" is the name of " + std::to_string(count) +
+                 " obstacles (" + which + "); give them distinct names");
+        for (std::size_t j = 0; j < k; ++j)
+            if (f.obstacles[j] == name) fail(list + "\"" + name + "\" is named twice");
+    }
+    if (!(f.reference_velocity > 0))
+        fail("forces.reference_velocity = " + num(f.reference_velocity) +
+             ": must be > 0 (the velocity U of C = F / (1/2 rho0 U^2 A), lattice units)");
+    if (!(f.reference_area > 0))
+        fail("forces.reference_area = " + num(f.reference_area) +
+             ": must be > 0 (the area A of C = F / (1/2 rho0 U^2 A), cells^2; a length in cells on a 2D lattice)");
+    const int dims = lattice::dimensions_of(spec.model.lattice);
+    for (const auto& [key, axis] : {std::pair{"flow_axis", f.flow_axis}, std::pair{"lift_axis", f.lift_axis}}) {
+        if (axis < 0 || axis > 2) fail(std::string("forces.") + key + " = " + std::to_string(axis) + ": must be x, y or z");
+        if (axis >= dims)
+            fail(std::string("forces.") + key + " = \"" + axis_name(axis) + "\": lattice " +
+                 std::string(lattice::name_of(spec.model.lattice)) + " is 2D; choose \"x\" or \"y\"");
+    }
+    if (f.lift_axis == f.flow_axis)
+        fail("forces.lift_axis = \"" + axis_name(f.lift_axis) + "\": must differ from forces.flow_axis = \"" +
+             axis_name(f.flow_axis) + "\" (drag is along the flow, lift across it)");
+    if (f.interval < 0)
+        fail("forces.interval = " + std::to_string(f.interval) + ": must be >= 1 (steps between samples)");
+}
+
 void check_run_output(const CaseSpec& spec) {
     const RunSpec& r = spec.run;
     if (r.steps < 1) fail("run.steps = " + std::to_string(r.steps) + ": must be >= 1");
@@ -226,6 +266,15 @@ void validate_case(const CaseSpec& spec) {
     check_faces(spec);
     check_obstacles(spec);
     check_run_output(spec);
+    check_forces(spec);
+}
+
+std::string unknown_obstacle_text(const CaseSpec& spec, const std::string& name) {
+    std::string s = "\"" + name + "\" is not the name of any [[obstacle]]";
+    if (spec.obstacles.empty()) return s + " (the case has no obstacles)";
+    s += "; the obstacles are ";
+    for (std::size_t i = 0; i < spec.obstacles.size(); ++i) s += (i ? ", \"" : "\"") + spec.obstacles[i].name + "\"";
+    return s;
 }
 
 MemoryEstimate estimate_memory(const CaseSpec& spec) {

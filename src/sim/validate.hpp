@@ -2,6 +2,7 @@
 // key, the value and what is allowed.
 #pragma once
 #include <cstdint>
+#include <string>
 
 #include "sim/case_spec.hpp"
 
@@ -11,8 +12,13 @@ namespace barracuda::sim {
 /// nz != 1 or a 3D lattice with nz == 1 ... (see docs/case-file.md);
 /// a boundary on a periodic axis or a missing one on a non-periodic axis;
 /// lattice velocities at or above max_lattice_velocity; obstacles outside the
-/// domain; MRT on a lattice without it; bad output/run settings.
+/// domain; MRT on a lattice without it; bad output/run settings; a force report
+/// on an obstacle name the case does not have, or without positive reference values.
 void validate_case(const CaseSpec& spec);
+
+/// The message for a force report naming an obstacle the case does not have:
+/// "\"name\" is not the name of any [[obstacle]]; the obstacles are \"a\", \"b\"".
+std::string unknown_obstacle_text(const CaseSpec& spec, const std::string& name);
 
 /// Fills MRT defaults for the chosen lattice where the case left them at 0.
 void fill_model_defaults(CaseSpec& spec);

@@ -211,6 +211,37 @@ EOF
 expect "sphere centre outside the domain" 3 "obstacle[1]" "ball" "center" "[8, 40]" "outside the domain" -- \
     run obstacle_sphere.toml --backend cpu -q
 
+# --- force reports (a file: obstacles are an array of tables) ------------------------
+cat >forces_name.toml <<EOF
+[model]
+lattice = "D2Q9"
+tau = 0.8
+[domain]
+size = [32, 16]
+[[obstacle]]
+name = "cylinder"
+shape = "cylinder"
+center = [8, 8]
+radius = 3
+[forces]
+obstacles = ["cilinder"]
+reference_velocity = 0.05
+reference_area = 6
+[output]
+directory = "$WORK/out"
+EOF
+expect "force report on a missing obstacle name" 3 "forces_name.toml:" "forces.obstacles" '"cilinder"' \
+    "is not the name of any [[obstacle]]" '"cylinder"' -- run forces_name.toml --backend cpu -q
+expect "force report in a case without obstacles" 3 "forces.obstacles" '"cylinder"' "the case has no obstacles" -- \
+    "${RUN[@]}" --set 'forces.obstacles=["cylinder"]' --set forces.reference_velocity=0.05 --set forces.reference_area=6
+expect "force reference velocity 0" 3 "forces.reference_velocity = 0" "> 0" -- \
+    run forces_name.toml --backend cpu -q --set 'forces.obstacles=["cylinder"]' --set forces.reference_velocity=0
+expect "force reference area missing" 3 "forces.reference_area" "missing" -- \
+    "${RUN[@]}" --set 'obstacle=[{name = "cylinder", shape = "cylinder", center = [8, 8], radius = 3}]' \
+    --set 'forces.obstacles=["cylinder"]' --set forces.reference_velocity=0.05
+expect "lift along the flow axis" 3 "forces.lift_axis" '"x"' "forces.flow_axis" -- \
+    run forces_name.toml --backend cpu -q --set 'forces.obstacles=["cylinder"]' --set forces.lift_axis=x
+
 # --- a boundary on a periodic axis -------------------------------------------------
 expect "boundary table in the file on a periodic axis" 3 "boundary.y_max" "periodic" -- \
     "${RUN[@]}" --set 'domain.periodic=[false, true]'

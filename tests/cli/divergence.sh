@@ -190,6 +190,50 @@ EOF
     ls -la "$OUT" >&2
 fi
 
+# --- forces.csv keeps the samples from before the divergence -----------------------------
+# The same case with a block whose force is sampled every 3 steps: the run still
+# diverges; forces.csv is complete, every row finite and before the divergence step.
+FOUT=$T/fout
+sed -e "s|directory = \"$OUT\"|directory = \"$FOUT\"|" case.toml >forces.toml
+cat >>forces.toml <<EOF
+
+[[obstacle]]
+name = "block"
+shape = "box"
+min = [12, 4]
+max = [15, 9]
+
+[forces]
+obstacles = ["block"]
+reference_velocity = 0.39
+reference_area = 6
+interval = 3
+EOF
+rc=0
+timeout 300 "$BIN" run forces.toml --backend cpu -q >stdout 2>stderr || rc=$?
+fstep=""
+[[ $(grep -m1 "diverged" stderr || true) =~ at\ step\ ([0-9]+) ]] && fstep=${BASH_REMATCH[1]}
+if [[ $rc != 5 || -z $fstep ]]; then
+    fail "the case with [forces]: exit code $rc, expected 5 with 'at step N'"
+    show_run
+elif [[ -n $(find "$FOUT" -name '*.tmp*') ]]; then
+    fail "temporary files remain in $FOUT"
+elif ! python3 - "$FOUT/forces.csv" "$fstep" <<'EOF' 2>"$T/csv_error"; then
+import csv, math, sys
+rows = list(csv.reader(open(sys.argv[1])))
+stop = int(sys.argv[2])
+assert rows[0] == ["step", "time", "block.Fx", "block.Fy", "block.Fz", "block.C_d", "block.C_l"], rows[0]
+steps = [int(r[0]) for r in rows[1:]]
+assert steps and steps == list(range(3, 3 * len(steps) + 1, 3)), steps
+assert steps[-1] < stop and steps[-1] + 3 >= stop, (steps[-1], stop)
+assert all(len(r) == 7 and all(math.isfinite(float(x)) for x in r) for r in rows[1:]), rows
+EOF
+    fail "forces.csv after the divergence at step $fstep: $(tail -n 1 "$T/csv_error")"
+    cat "$FOUT/forces.csv" >&2 || true
+else
+    echo "ok   forces.csv kept: $(($(wc -l <"$FOUT/forces.csv") - 1)) finite rows, the last before step $fstep"
+fi
+
 if ((failures)); then
     echo "divergence: $failures check(s) FAILED" >&2
     exit 1

@@ -138,6 +138,43 @@ else
     check_output_dir "$T/zout" yes
 fi
 
+# --- forces on named obstacles: forces.csv and the summary -------------------------------
+# The moving-lid cavity with a block and a disc; forces every 4 steps and at the last.
+rc=0
+timeout 120 "$BIN" run case.toml --backend cpu -q --set "output.directory=$T/fout" \
+    --set 'obstacle=[{name = "block", shape = "box", min = [6, 3], max = [9, 5]}, {name = "disc", shape = "sphere", center = [8, 10], radius = 2}]' \
+    --set 'forces.obstacles=["disc", "block"]' --set forces.reference_velocity=0.05 --set forces.reference_area=4 \
+    --set forces.interval=4 >stdout 2>stderr || rc=$?
+if [[ $rc != 0 ]]; then
+    fail "run with [forces]: exit code $rc, expected 0"
+    show_run
+elif [[ ! -f $T/fout/forces.csv ]]; then
+    fail "run with [forces]: no $T/fout/forces.csv"
+    show_run
+elif ! python3 - "$T/fout/forces.csv" <<'EOF' 2>"$T/csv_error"; then
+import csv, math, sys
+rows = list(csv.reader(open(sys.argv[1])))
+want = ["step", "time"] + [f"{n}.{c}" for n in ("disc", "block") for c in ("Fx", "Fy", "Fz", "C_d", "C_l")]
+assert rows[0] == want, rows[0]
+assert [r[0] for r in rows[1:]] == ["4", "8", "10"], [r[0] for r in rows[1:]]
+q = 0.5 * 0.05**2 * 4
+for r in rows[1:]:
+    v = [float(x) for x in r]
+    assert all(math.isfinite(x) for x in v), r
+    for k in range(2):
+        F = v[2 + 5 * k: 5 + 5 * k]
+        assert abs(v[5 + 5 * k] - F[0] / q) <= 1e-9 * abs(v[5 + 5 * k]) + 1e-12, r
+        assert abs(v[6 + 5 * k] - F[1] / q) <= 1e-9 * abs(v[6 + 5 * k]) + 1e-12, r
+EOF
+    fail "forces.csv: $(tail -n 1 "$T/csv_error")"
+    cat "$T/fout/forces.csv" >&2
+elif ! grep -q 'forces: forces.csv, 3 samples every 4 steps' stdout || ! grep -q '"disc" C_d = ' stdout; then
+    fail "the summary does not mention forces.csv with 3 samples and the coefficients of \"disc\""
+    show_run
+else
+    echo "ok   forces.csv: header, rows at steps 4, 8, 10, C = F / (U^2 A / 2); summary: $(grep '^forces:' stdout)"
+fi
+
 # --- barracuda info ----------------------------------------------------------------------
 rc=0
 "$BIN" info >stdout 2>stderr || rc=$?

@@ -69,6 +69,10 @@ public:
 
     void populations(std::vector<double>& f) override { posted_populations<L>(make_gather(), f); }
 
+    std::vector<std::array<double, 3>> obstacle_forces() override {
+        return exchange_forces<L>(make_gather(), setup_.force_links);
+    }
+
     Observation observe(double lo, double hi, bool track_change) override {
         if (track_change && prev_u_.empty()) prev_u_.assign(3 * cells_, T(0));
         const Gather k = make_gather();

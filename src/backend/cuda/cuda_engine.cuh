@@ -3,12 +3,15 @@
 // cell order, so a warp's loads and stores of one direction are coalesced.
 // Steps run on the engine's own stream, in batches captured as CUDA graphs.
 #pragma once
+#include <algorithm>
+#include <array>
 #include <cmath>
 #include <vector>
 
 #include "backend/cuda/cuda_check.hpp"
 #include "backend/dispatch.hpp"
 #include "backend/engine_common.hpp"
+#include "kernel/forces.hpp"
 #include "kernel/observe.hpp"
 #include "kernel/stream_collide.hpp"
 #include "kernel/node_class.hpp"
@@ -64,6 +67,35 @@ __global__ void __launch_bounds__(block_size) observe_kernel(const __grid_consta
     if (threadIdx.x == 0) partials[blockIdx.x] = shared[0];
 }
 
+// Obstacle forces by momentum exchange (kernel/forces.hpp, seed 000 §4.2). The
+// links of obstacle k are links[offsets[k] .. offsets[k + 1]); blockIdx.y picks
+// the obstacle (striding by gridDim.y when there are more), the blocks along x
+// share its links, and each block writes its sum (double) to partials[k][block],
+// which the host adds in a fixed order.
+template <class L, class G>
+__global__ void __launch_bounds__(block_size)
+    force_kernel(const __grid_constant__ G g, const kernel::ForceLink* links, const storage::index_t* offsets,
+                 int obstacles, double* partials) {
+    __shared__ double shared[3][block_size];
+    for (int k = blockIdx.y; k < obstacles; k += gridDim.y) {  // uniform within a block
+        double F[3] = {0, 0, 0};
+        const storage::index_t end = offsets[k + 1];
+        for (storage::index_t j = offsets[k] + storage::index_t(blockIdx.x) * blockDim.x + threadIdx.x; j < end;
+             j += storage::index_t(gridDim.x) * blockDim.x)
+            kernel::add_exchange<L>(g, links[j], F);
+        for (int a = 0; a < 3; ++a) shared[a][threadIdx.x] = F[a];
+        __syncthreads();
+        for (int s = block_size / 2; s > 0; s >>= 1) {
+            if (threadIdx.x < s)
+                for (int a = 0; a < 3; ++a) shared[a][threadIdx.x] += shared[a][threadIdx.x + s];
+            __syncthreads();
+        }
+        if (threadIdx.x == 0)
+            for (int a = 0; a < 3; ++a) partials[(std::size_t(k) * gridDim.x + blockIdx.x) * 3 + a] = shared[a][0];
+        __syncthreads();  // `shared` is reused for the next obstacle
+    }
+}
+
 // Advances the step clock of stochastic FP16 rounding (part of each captured step).
 static __global__ void tick_kernel(std::uint32_t* clock) { ++*clock; }  // one per translation unit
 
@@ -112,6 +144,7 @@ public:
         if (!list.empty())
             check(cudaMemcpy(boundary_cells_.get(), list.data(), list.size() * sizeof(list[0]), cudaMemcpyHostToDevice),
                   "copy boundary cell list");
+        upload_force_links();
         // A blocking stream: the synchronous copies on the default stream order with it.
         check(cudaStreamCreate(&stream_), "cudaStreamCreate");
         check(cudaMemset(clock_.get(), 0, sizeof(std::uint32_t)), "cudaMemset");
@@ -189,6 +222,24 @@ public:
         posted_populations<L>(g, f);
     }
 
+    std::vector<std::array<double, 3>> obstacle_forces() override {
+        const int n = int(setup_.force_links.size());
+        std::vector<std::array<double, 3>> out(std::size_t(n), std::array<double, 3>{0, 0, 0});
+        if (force_links_.size() == 0) return out;  // no obstacle has a link
+        const dim3 grid(force_blocks_, unsigned(std::min(n, 65535)));
+        force_kernel<L><<<grid, block_size, 0, stream_>>>(make_gather(), force_links_.get(), force_offsets_.get(), n,
+                                                          force_partials_.get());
+        check(cudaGetLastError(), "force_kernel launch");
+        check(cudaStreamSynchronize(stream_), "force_kernel");
+        std::vector<double> h(force_partials_.size());
+        check(cudaMemcpy(h.data(), force_partials_.get(), h.size() * sizeof(double), cudaMemcpyDeviceToHost),
+              "download forces");
+        for (std::size_t k = 0; k < out.size(); ++k)
+            for (unsigned b = 0; b < force_blocks_; ++b)
+                for (int a = 0; a < 3; ++a) out[k][std::size_t(a)] += h[(k * force_blocks_ + b) * 3 + std::size_t(a)];
+        return out;
+    }
+
     Observation observe(double lo, double hi, bool track_change) override {
         if (track_change && prev_u_.size() == 0) {
             prev_u_ = DeviceArray<T>(3 * cells_);
@@ -226,6 +277,31 @@ private:
     static constexpr std::int64_t graph_steps = 32;
 
     unsigned blocks() const { return unsigned((cells_ + block_size - 1) / block_size); }
+
+    /// The force link lists of the setup as one array with offsets per obstacle.
+    void upload_force_links() {
+        const auto& lists = setup_.force_links;
+        if (lists.empty()) return;
+        std::vector<kernel::ForceLink> flat;
+        std::vector<storage::index_t> offsets{0};
+        std::size_t longest = 0;
+        for (const auto& list : lists) {
+            flat.insert(flat.end(), list.begin(), list.end());
+            offsets.push_back(storage::index_t(flat.size()));
+            longest = std::max(longest, list.size());
+        }
+        if (flat.empty()) return;
+        force_links_ = DeviceArray<kernel::ForceLink>(flat.size());
+        force_offsets_ = DeviceArray<storage::index_t>(offsets.size());
+        check(cudaMemcpy(force_links_.get(), flat.data(), flat.size() * sizeof(flat[0]), cudaMemcpyHostToDevice),
+              "copy force links");
+        check(cudaMemcpy(force_offsets_.get(), offsets.data(), offsets.size() * sizeof(offsets[0]),
+                         cudaMemcpyHostToDevice),
+              "copy force link offsets");
+        // Enough blocks per obstacle to spread its links, few enough to add up on the host.
+        force_blocks_ = unsigned(std::clamp<std::size_t>((longest + block_size - 1) / block_size, 1, 64));
+        force_partials_ = DeviceArray<double>(lists.size() * force_blocks_ * 3);
+    }
     // The phase of the pattern: which copy is read (two-copy) or the parity (in place).
     bool phase() const { return two_copy ? swapped_ : odd_; }
 
@@ -302,6 +378,10 @@ private:
     bool odd_ = false, swapped_ = false;
     DeviceArray<T> prev_u_;
     DeviceArray<kernel::Partial> partials_;
+    DeviceArray<kernel::ForceLink> force_links_;     // every obstacle's links, one after another
+    DeviceArray<storage::index_t> force_offsets_;    // obstacle k: [offsets[k], offsets[k + 1])
+    DeviceArray<double> force_partials_;             // [obstacle][block][axis]
+    unsigned force_blocks_ = 1;
     Collision collision_;
     cudaStream_t stream_ = nullptr;
     cudaGraphExec_t graph_[2] = {nullptr, nullptr};  // one per phase

@@ -1,0 +1,28 @@
+// The link lists for obstacle forces (kernel/forces.hpp): for each obstacle
+// named in a case's [forces] table, the fluid cells next to it, each with the
+// mask of directions i whose link x -> x + c_i ends in a solid node of that
+// obstacle. Built once on the host; the engines keep only these lists.
+#pragma once
+#include <cstdint>
+#include <vector>
+
+#include "kernel/forces.hpp"
+#include "sim/case_spec.hpp"
+#include "storage/grid.hpp"
+
+namespace barracuda::sim {
+
+using ForceLinkLists = std::vector<std::vector<kernel::ForceLink>>;
+
+/// `kind` and `owner` are node_kinds(spec, &owner): owner[cell] is the index of the
+/// obstacle that made the node solid (the first one, where obstacles overlap), or -1.
+/// One list per name in spec.forces.obstacles, in that order, sorted by cell.
+ForceLinkLists force_links(const CaseSpec& spec, const std::vector<std::uint8_t>& kind,
+                           const std::vector<std::int32_t>& owner);
+
+/// The same for any grid: list_of[o] is the list that obstacle o's links go to (-1: none),
+/// `lists` the number of lists.
+ForceLinkLists force_links(lattice::Kind lattice, const storage::Grid& grid, const std::vector<std::uint8_t>& kind,
+                           const std::vector<std::int32_t>& owner, const std::vector<int>& list_of, std::size_t lists);
+
+}  // namespace barracuda::sim
