@@ -6,23 +6,13 @@
 # usage: bash bad_input.sh <path-to-barracuda> [<source-dir>]
 set -euo pipefail
 
-BIN=${1:?usage: bad_input.sh <path-to-barracuda> [<source-dir>]}
-[[ -x $BIN ]] || { echo "FAIL: barracuda binary '$BIN' is not executable" >&2; exit 1; }
-BIN=$(cd "$(dirname "$BIN")" && pwd)/$(basename "$BIN")
-
-T=$(mktemp -d "${TMPDIR:-/tmp}/barracuda-cli-bad-input.XXXXXX")
-trap 'rm -rf "$T"' EXIT
+source "$(dirname "${BASH_SOURCE[0]}")/lib.bash"
+cli_init bad_input "$@"
 WORK=$T/work  # the cases live here, the runs start here, nothing may appear here
 LOG=$T/log    # stdout / stderr of each run
 mkdir -p "$WORK" "$LOG"
 cd "$WORK"
-
-failures=0
 checks=0
-fail() {
-    echo "FAIL: $*" >&2
-    failures=$((failures + 1))
-}
 
 # A small valid base case: D2Q9 16x16 lid-driven cavity, 10 steps.
 cat >base.toml <<EOF

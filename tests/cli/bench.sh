@@ -7,28 +7,10 @@
 # usage: bash bench.sh <path-to-barracuda> [<source-dir>]
 set -euo pipefail
 
-BIN=${1:?usage: bench.sh <path-to-barracuda> [<source-dir>]}
-[[ -x $BIN ]] || { echo "FAIL: barracuda binary '$BIN' is not executable" >&2; exit 1; }
-BIN=$(cd "$(dirname "$BIN")" && pwd)/$(basename "$BIN")
-command -v python3 >/dev/null || { echo "FAIL: python3 is needed to check the JSON" >&2; exit 1; }
+source "$(dirname "${BASH_SOURCE[0]}")/lib.bash"
+cli_init bench "$@"
+need_python "check the JSON"
 
-T=$(mktemp -d "${TMPDIR:-/tmp}/barracuda-cli-bench.XXXXXX")
-trap 'rm -rf "$T"' EXIT
-cd "$T"
-
-failures=0
-fail() {
-    echo "FAIL: $*" >&2
-    failures=$((failures + 1))
-}
-show_run() {
-    {
-        echo "     --- stderr ---"
-        sed 's/^/     /' "$T/stderr"
-        echo "     --- stdout ---"
-        sed 's/^/     /' "$T/stdout"
-    } >&2
-}
 # bench ARGS...: runs `barracuda bench ARGS...`, sets rc.
 bench() {
     rc=0
@@ -156,8 +138,4 @@ for args in "--precision fp8" "--streaming ab" "--size 0" "--lattice D3Q13" "--c
 done
 ((failures == f0)) && echo "ok   bench with bad option values exits 2"
 
-if ((failures)); then
-    echo "bench: $failures check(s) FAILED" >&2
-    exit 1
-fi
-echo "bench: all checks passed"
+cli_finish bench

@@ -6,20 +6,9 @@
 # usage: bash divergence.sh <path-to-barracuda> [<source-dir>]
 set -euo pipefail
 
-BIN=${1:?usage: divergence.sh <path-to-barracuda> [<source-dir>]}
-[[ -x $BIN ]] || { echo "FAIL: barracuda binary '$BIN' is not executable" >&2; exit 1; }
-BIN=$(cd "$(dirname "$BIN")" && pwd)/$(basename "$BIN")
-command -v python3 >/dev/null || { echo "FAIL: python3 is needed to check the VTK files" >&2; exit 1; }
-
-T=$(mktemp -d "${TMPDIR:-/tmp}/barracuda-cli-divergence.XXXXXX")
-trap 'rm -rf "$T"' EXIT
-cd "$T"
-
-failures=0
-fail() {
-    echo "FAIL: $*" >&2
-    failures=$((failures + 1))
-}
+source "$(dirname "${BASH_SOURCE[0]}")/lib.bash"
+cli_init divergence "$@"
+need_python "check the VTK files"
 
 # A valid case that is unstable: BGK with tau = 0.5001 (nu ~ 3e-5), a lid at
 # |u| = 0.39 just below the limit, and a body force, in a closed 32x32 box.
@@ -234,8 +223,4 @@ else
     echo "ok   forces.csv kept: $(($(wc -l <"$FOUT/forces.csv") - 1)) finite rows, the last before step $fstep"
 fi
 
-if ((failures)); then
-    echo "divergence: $failures check(s) FAILED" >&2
-    exit 1
-fi
-echo "divergence: all checks passed"
+cli_finish divergence

@@ -6,27 +6,8 @@
 # usage: bash no_overwrite.sh <path-to-barracuda> [<source-dir>]
 set -euo pipefail
 
-BIN=${1:?usage: no_overwrite.sh <path-to-barracuda> [<source-dir>]}
-[[ -x $BIN ]] || { echo "FAIL: barracuda binary '$BIN' is not executable" >&2; exit 1; }
-BIN=$(cd "$(dirname "$BIN")" && pwd)/$(basename "$BIN")
-
-T=$(mktemp -d "${TMPDIR:-/tmp}/barracuda-cli-no-overwrite.XXXXXX")
-trap 'rm -rf "$T"' EXIT
-cd "$T"
-
-failures=0
-fail() {
-    echo "FAIL: $*" >&2
-    failures=$((failures + 1))
-}
-show_run() {
-    {
-        echo "     --- stderr ---"
-        sed 's/^/     /' "$T/stderr"
-        echo "     --- stdout ---"
-        sed 's/^/     /' "$T/stdout"
-    } >&2
-}
+source "$(dirname "${BASH_SOURCE[0]}")/lib.bash"
+cli_init no_overwrite "$@"
 
 OUT=$T/res
 cat >case.toml <<EOF
@@ -148,8 +129,4 @@ fi
 cmp -s "$T/state1" <(state "$OUT") || { fail "run 5 changed $OUT:"; diff "$T/state1" <(state "$OUT") >&2 || true; }
 cmp -s "$T/state1b" <(state "$OUT-1") || fail "run 5 changed $OUT-1"
 
-if ((failures)); then
-    echo "no_overwrite: $failures check(s) FAILED" >&2
-    exit 1
-fi
-echo "no_overwrite: all checks passed"
+cli_finish no_overwrite

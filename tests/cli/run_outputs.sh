@@ -6,28 +6,9 @@
 # usage: bash run_outputs.sh <path-to-barracuda> [<source-dir>]
 set -euo pipefail
 
-BIN=${1:?usage: run_outputs.sh <path-to-barracuda> [<source-dir>]}
-[[ -x $BIN ]] || { echo "FAIL: barracuda binary '$BIN' is not executable" >&2; exit 1; }
-BIN=$(cd "$(dirname "$BIN")" && pwd)/$(basename "$BIN")
-command -v python3 >/dev/null || { echo "FAIL: python3 is needed to check the XML and JSON" >&2; exit 1; }
-
-T=$(mktemp -d "${TMPDIR:-/tmp}/barracuda-cli-run-outputs.XXXXXX")
-trap 'rm -rf "$T"' EXIT
-cd "$T"
-
-failures=0
-fail() {
-    echo "FAIL: $*" >&2
-    failures=$((failures + 1))
-}
-show_run() {
-    {
-        echo "     --- stderr ---"
-        sed 's/^/     /' "$T/stderr"
-        echo "     --- stdout ---"
-        sed 's/^/     /' "$T/stdout"
-    } >&2
-}
+source "$(dirname "${BASH_SOURCE[0]}")/lib.bash"
+cli_init run_outputs "$@"
+need_python "check the XML and JSON"
 
 # check_output_dir DIR COMPRESSED: the files a run with interval 5, steps 10 leaves.
 check_output_dir() {
@@ -214,8 +195,4 @@ else
     echo "ok   barracuda bench --json prints valid JSON with mlups"
 fi
 
-if ((failures)); then
-    echo "run_outputs: $failures check(s) FAILED" >&2
-    exit 1
-fi
-echo "run_outputs: all checks passed"
+cli_finish run_outputs
