@@ -26,11 +26,6 @@ BARRACUDA_HD T load(const S* p, index_t at) {
     return from_storage<T>(p[at]);
 }
 
-template <class S, class T>
-BARRACUDA_HD void store(S* p, index_t at, T v) {
-    p[at] = to_storage<S>(v);
-}
-
 /// A post-collision population: binary16 storage rounds stochastically when the
 /// store has a step clock (half.hpp), with the cell's draw from cell_draw();
 /// wider types store as they are.
