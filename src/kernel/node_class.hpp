@@ -12,7 +12,9 @@
 namespace barracuda::kernel {
 
 template <class L>
-std::vector<std::uint8_t> classify_nodes(const storage::Grid& g, const std::vector<std::uint8_t>& kind) {
+std::vector<std::uint8_t> classify_nodes(const storage::Grid& g, const boundary::FaceTable& faces,
+                                         const std::vector<std::uint8_t>& kind) {
+    static_assert(int(Solid) == int(boundary::Solid), "link_source reads the input kinds' solids");
     std::vector<std::uint8_t> out(kind.size());
 #pragma omp parallel for collapse(2) schedule(static)
     for (int z = 0; z < g.n[2]; ++z)
@@ -23,14 +25,12 @@ std::vector<std::uint8_t> classify_nodes(const storage::Grid& g, const std::vect
                     out[c] = Solid;
                     continue;
                 }
+                // Bulk: every link streams from a fluid node (a cell on a face of a
+                // non-periodic axis has links that cross it, so it is never bulk).
                 const int pos[3] = {x, y, z};
                 bool bulk = true;
-                for (int a = 0; a < L::D; ++a) bulk = bulk && (g.periodic[a] || (pos[a] > 0 && pos[a] < g.n[a] - 1));
-                for (int i = 0; bulk && i < L::Q; ++i) {
-                    int s[3];
-                    for (int a = 0; a < 3; ++a) s[a] = (pos[a] - L::c(i, a) + g.n[a]) % g.n[a];
-                    bulk = kind[g.index(s[0], s[1], s[2])] != boundary::Solid;
-                }
+                for (int i = 0; bulk && i < L::Q; ++i)
+                    bulk = link_source<L>(g, faces, kind.data(), pos, i).kind == LinkKind::Streamed;
                 out[c] = bulk ? Bulk : Boundary;
             }
     return out;

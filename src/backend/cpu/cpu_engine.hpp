@@ -31,7 +31,7 @@ public:
           cells_(s.grid.cells()),
           a_(std::size_t(L::Q) * cells_, S{}),
           b_(two_copy ? std::size_t(L::Q) * cells_ : 0, S{}),
-          class_(kernel::classify_nodes<L>(s.grid, s.node_kind)),
+          class_(kernel::classify_nodes<L>(s.grid, s.faces, s.node_kind)),
           collision_(CollisionFactory<Collision>::make(s)) {}
 
     std::string description() const override { return describe<L, Eq, Store>("cpu", setup_); }

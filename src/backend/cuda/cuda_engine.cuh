@@ -134,7 +134,7 @@ public:
           b_(two_copy ? std::size_t(L::Q) * cells_ : 0),
           class_(cells_),
           clock_(1),
-          host_class_(kernel::classify_nodes<L>(s.grid, s.node_kind)),
+          host_class_(kernel::classify_nodes<L>(s.grid, s.faces, s.node_kind)),
           collision_(CollisionFactory<Collision>::make(s)) {
         check(cudaMemcpy(class_.get(), host_class_.data(), cells_, cudaMemcpyHostToDevice), "copy node classes");
         std::vector<storage::index_t> list;
