@@ -11,6 +11,7 @@
 #include "common/error.hpp"
 #include "io/case_file.hpp"
 #include "io/run_writer.hpp"
+#include "parallel/comm.hpp"
 #include "sim/simulation.hpp"
 
 namespace barracuda::apps {
@@ -60,32 +61,54 @@ sim::BackendChoice parse_backend(const std::string& s, sim::BackendChoice fallba
 }  // namespace
 
 int run_command(const RunOptions& options) {
+    const auto& comm = parallel::Comm::world();
+    const bool lead = comm.rank() == 0;  // prints; every rank reaches the same verdicts
     sim::CaseSpec spec;
     try {
         spec = options.case_file.empty() ? io::parse_case_string(io::default_case_toml(), options.overrides, "default case")
                                          : io::parse_case_file(options.case_file, options.overrides);
     } catch (const CaseError& e) {
-        std::cerr << "error: " << e.what() << "\n";
+        if (lead) std::cerr << "error: " << e.what() << "\n";
         return CaseInvalid;
     }
     const auto backend = parse_backend(options.backend, spec.run.backend);
     const std::string out_dir = options.out.empty() ? spec.output.directory : options.out;
-    ProgressLine progress(options.quiet);
+    ProgressLine progress(options.quiet || !lead);
+    // An error only this rank sees: the others would wait for it in the next exchange.
+    auto alone = [&](int code) {
+        if (comm.size() > 1) comm.abort(code);
+        return code;
+    };
     try {
         sim::Simulation simulation(spec, backend);
-        std::cerr << "barracuda: " << spec.title << " | " << simulation.engine().description() << " | " << spec.size[0]
-                  << " x " << spec.size[1] << " x " << spec.size[2] << " cells, " << spec.run.steps << " steps\n";
-        io::RunWriter writer(spec, out_dir);
-        if (writer.directory().renamed)
+        const auto& sub = simulation.subdomain();
+        if (lead)
+            std::cerr << "barracuda: " << spec.title << " | " << simulation.engine().description() << " | "
+                      << spec.size[0] << " x " << spec.size[1] << " x " << spec.size[2] << " cells, "
+                      << spec.run.steps << " steps\n";
+        if (lead && comm.size() > 1) {
+            std::cerr << "barracuda: " << comm.size() << " ranks as [" << sub.dims[0] << ", " << sub.dims[1] << ", "
+                      << sub.dims[2] << "] subdomains of about " << sub.owned_size[0] << " x " << sub.owned_size[1]
+                      << " x " << sub.owned_size[2] << " cells, " << comm.local_size() << " on this node; MPI: "
+                      << comm.library();
+            if (simulation.backend() == sim::BackendChoice::Cuda)
+                std::cerr << (comm.cuda_aware() ? "; CUDA-aware (halos from device memory)"
+                                                : "; not CUDA-aware (halos staged in pinned host memory)");
+            std::cerr << "\n";
+        }
+        io::RunWriter writer(spec, out_dir, &sub);
+        if (lead && writer.directory().renamed)
             std::cerr << "note: '" << out_dir << "' holds an earlier run's results; writing to '"
                       << writer.directory().path.string() << "' instead\n";
         const auto r = simulation.run(&writer, [&](const sim::Progress& p) { progress(p); });
         progress.finish();
+        if (!lead) return Ok;
         std::cout << "done: " << r.steps << " steps" << (r.steady ? " (steady state reached)" : "") << " in "
                   << format_duration(r.wall_seconds) << " (" << r.wall_seconds << " s), " << r.mlups << " MLUPS\n"
                   << "max |u| = " << r.last.u_max << ", density in [" << r.last.rho_min << ", " << r.last.rho_max
                   << "]\n"
-                  << "output: " << writer.directory().path.string() << " (" << writer.files().size()
+                  << "output: " << writer.directory().path.string() << " ("
+                  << (comm.size() > 1 ? "rank 0: " : "") << writer.files().size()
                   << " files; open fields.pvd in ParaView";
         if (!writer.last_png().empty()) std::cout << ", quick look: " << writer.last_png().filename().string();
         std::cout << ")\n";
@@ -101,26 +124,28 @@ int run_command(const RunOptions& options) {
             std::cout << "\n";
         }
         return Ok;
-    } catch (const CaseError& e) {
+    } catch (const CaseError& e) {  // raised on every rank alike (sim::Simulation shares the verdict)
         progress.finish();
-        std::cerr << "error: " << e.what() << "\n";
+        if (lead) std::cerr << "error: " << e.what() << "\n";
         return CaseInvalid;
     } catch (const ResourceError& e) {
         progress.finish();
-        std::cerr << "error: " << e.what() << "\n";
+        if (lead) std::cerr << "error: " << e.what() << "\n";
         return NoResources;
-    } catch (const DivergenceError& e) {
+    } catch (const DivergenceError& e) {  // from the reduced observation: every rank
         progress.finish();
-        std::cerr << "error: " << e.what() << "\n";
+        if (lead) std::cerr << "error: " << e.what() << "\n";
         return Diverged;
     } catch (const OutputError& e) {
         progress.finish();
-        std::cerr << "error: " << e.what() << "\n";
-        return OutputFailed;
+        std::cerr << "error" << (comm.size() > 1 ? " (rank " + std::to_string(comm.rank()) + ")" : "") << ": "
+                  << e.what() << "\n";
+        return alone(OutputFailed);
     } catch (const std::exception& e) {
         progress.finish();
-        std::cerr << "internal error: " << e.what() << "\n";
-        return InternalError;
+        std::cerr << "internal error" << (comm.size() > 1 ? " (rank " + std::to_string(comm.rank()) + ")" : "")
+                  << ": " << e.what() << "\n";
+        return alone(InternalError);
     }
 }
 

@@ -8,6 +8,7 @@
 
 #include "apps/commands.hpp"
 #include "apps/exit_codes.hpp"
+#include "parallel/comm.hpp"
 
 namespace {
 // The command line as typed, each argument quoted for a POSIX shell when it needs it.
@@ -28,7 +29,17 @@ std::string command_line(int argc, char** argv) {
 }
 }  // namespace
 
+int run_main(int argc, char** argv);
+
 int main(int argc, char** argv) {
+    // MPI starts only under an MPI launcher (mpirun); a plain run is one rank.
+    barracuda::parallel::Comm::init(argc, argv);
+    const int code = run_main(argc, argv);
+    barracuda::parallel::Comm::finalize();
+    return code;
+}
+
+int run_main(int argc, char** argv) {
     using namespace barracuda::apps;
     CLI::App app{"Barracuda: a lattice Boltzmann CFD solver for GPUs and CPUs.\n"
                  "Exit codes: 0 ok, 1 internal error, 2 bad command line, 3 invalid case, 4 no GPU or not enough "

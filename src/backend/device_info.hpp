@@ -17,5 +17,11 @@ struct GpuInfo {
 std::vector<GpuInfo> cuda_devices();
 int cuda_runtime_version();  // 0 without CUDA
 bool cuda_built();           // whether this binary has the CUDA backend
+/// GPUs visible, without creating a context on any (0 without CUDA or GPU).
+int cuda_device_count();
+/// Makes GPU `index` the one this process (rank) uses from now on.
+void use_cuda_device(int index);
+/// Free memory of the GPU this process uses.
+std::int64_t cuda_free_memory();
 
 }  // namespace barracuda::backend

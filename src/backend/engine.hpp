@@ -10,8 +10,10 @@
 #include <vector>
 
 #include "boundary/face_table.hpp"
+#include "kernel/fixed_sum.hpp"
 #include "kernel/forces.hpp"
 #include "lattice/lattice.hpp"
+#include "parallel/halo.hpp"
 #include "physics/collision_mrt.hpp"
 #include "physics/model.hpp"
 #include "storage/grid.hpp"
@@ -36,7 +38,15 @@ struct EngineSetup {
     /// Obstacles whose force is reported: per obstacle, the fluid cells next to it with
     /// the mask of links into it (sim/forces.hpp builds them from the case).
     std::vector<std::vector<kernel::ForceLink>> force_links;
+    /// A rank's subdomain (parallel/decomposition.hpp): ghost layers (1 on the sides
+    /// where a neighbour rank lies) and the populations exchanged with the neighbours
+    /// after every step. Empty plan: a single rank, nothing to exchange.
+    std::array<int, 3> ghost_lo{0, 0, 0}, ghost_hi{0, 0, 0};
+    parallel::HaloPlan halo;
 };
+
+/// An obstacle's force, per axis, as an order-independent sum (kernel/fixed_sum.hpp).
+using ForceSum = std::array<kernel::FixedSum, 3>;
 
 /// Reductions over the macroscopic fields, for the stability watch, steady-state
 /// test and progress line.
@@ -75,8 +85,16 @@ public:
     virtual Observation observe(double rho_lo, double rho_hi, bool track_change) = 0;
     /// The force on each obstacle of EngineSetup::force_links (in that order) by momentum
     /// exchange over its links in the last completed step (seed 000 §4.2, eq. 10-11;
-    /// kernel/forces.hpp), in lattice units, accumulated in double.
-    virtual std::vector<std::array<double, 3>> obstacle_forces() = 0;
+    /// kernel/forces.hpp), in lattice units, as order-independent sums (ranks add them).
+    virtual std::vector<ForceSum> obstacle_force_sums() = 0;
+    /// The same as doubles.
+    std::vector<std::array<double, 3>> obstacle_forces() {
+        const auto sums = obstacle_force_sums();
+        std::vector<std::array<double, 3>> out(sums.size());
+        for (std::size_t k = 0; k < sums.size(); ++k)
+            for (std::size_t a = 0; a < 3; ++a) out[k][a] = sums[k][a].value();
+        return out;
+    }
     /// Bytes moved per cell update by the stream-collide kernel (populations + node kind).
     virtual std::int64_t bytes_per_cell_update() const = 0;
     virtual std::int64_t cells() const = 0;

@@ -58,27 +58,32 @@ void posted_populations(const G& g, std::vector<double>& f) {
     f.assign(std::size_t(L::Q) * cells, 0.0);
 #pragma omp parallel for schedule(static)
     for (std::int64_t c = 0; c < cells; ++c) {
-        if (g.node_class[c] == kernel::Solid) continue;
+        if (g.node_class[c] == kernel::Solid || g.node_class[c] == kernel::Ghost) continue;
         for (int i = 0; i < L::Q; ++i) f[i * cells + c] = double(g.posted(c, i));
     }
 }
 
 /// Obstacle forces by momentum exchange (kernel/forces.hpp) over host-side lists,
-/// one OpenMP reduction per obstacle.
+/// one OpenMP reduction per obstacle. Per-cell sums in double, added across cells
+/// as FixedSum: the result does not depend on threads, ranks or order.
 template <class L, class G>
-std::vector<std::array<double, 3>> exchange_forces(const G& g, const std::vector<std::vector<kernel::ForceLink>>& lists) {
-    std::vector<std::array<double, 3>> out(lists.size());
+std::vector<ForceSum> exchange_forces(const G& g, const std::vector<std::vector<kernel::ForceLink>>& lists) {
+    std::vector<ForceSum> out(lists.size());
     for (std::size_t k = 0; k < lists.size(); ++k) {
         const kernel::ForceLink* links = lists[k].data();
         const auto n = std::int64_t(lists[k].size());
-        double fx = 0, fy = 0, fz = 0;
-#pragma omp parallel for schedule(static) reduction(+ : fx, fy, fz)
-        for (std::int64_t j = 0; j < n; ++j) {
-            double F[3] = {0, 0, 0};
-            kernel::add_exchange<L>(g, links[j], F);
-            fx += F[0], fy += F[1], fz += F[2];
+#pragma omp parallel
+        {
+            ForceSum mine{};
+#pragma omp for schedule(static)
+            for (std::int64_t j = 0; j < n; ++j) {
+                double F[3] = {0, 0, 0};
+                kernel::add_exchange<L>(g, links[j], F);
+                for (int a = 0; a < 3; ++a) mine[std::size_t(a)].add(F[a]);
+            }
+#pragma omp critical
+            for (int a = 0; a < 3; ++a) out[k][std::size_t(a)].merge(mine[std::size_t(a)]);
         }
-        out[k] = {fx, fy, fz};
     }
     return out;
 }

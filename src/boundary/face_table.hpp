@@ -12,6 +12,12 @@ struct FaceTable {
     Profile profile[6];
     double velocity[6][3];
     double density[6];
+    // Where the local box lies in the whole one (a rank's subdomain, parallel/decomposition.hpp),
+    // for values that depend on the position on a face (profiles): the whole box's coordinate
+    // of local cell 0, its size (0: the local grid is the whole box) and its periodicity.
+    int origin[3] = {0, 0, 0};
+    int extent[3] = {0, 0, 0};
+    bool whole_periodic[3] = {false, false, false};
 
     /// Inward unit normal of face f along its axis: +1 on a min face, -1 on a max face.
     BARRACUDA_HD static constexpr int inward(int f) { return (f & 1) ? -1 : 1; }

@@ -31,7 +31,7 @@ std::vector<std::string> known_keys() {
         "model.lattice", "model.collision", "model.equilibrium", "model.precision", "model.streaming",
         "model.tau", "model.viscosity", "model.trt_magic",
         "model.mrt.s_e", "model.mrt.s_eps", "model.mrt.s_q", "model.mrt.s_pi", "model.mrt.s_m",
-        "domain.size", "domain.periodic",
+        "domain.size", "domain.periodic", "domain.decomposition",
         "initial.density", "initial.velocity",
         "force.body",
         "forces.obstacles", "forces.reference_velocity", "forces.reference_area", "forces.flow_axis",
@@ -139,6 +139,18 @@ void read_domain(const Section& d, sim::CaseSpec& spec) {
     }
     // A 2D lattice has no z velocities; z wraps onto the single layer.
     if (lat::dimensions_of(spec.model.lattice) == 2) spec.periodic[2] = true;
+
+    if (auto dec = d.integers("decomposition", 2, 3)) {
+        if (dec->size() != size->size())
+            d.fail("decomposition", "has " + std::to_string(dec->size()) + " entries but domain.size has " +
+                                        std::to_string(size->size()) + "; give the number of subdomains along each axis");
+        for (std::size_t a = 0; a < dec->size(); ++a) {
+            if ((*dec)[a] < 1 || (*dec)[a] > 65536)
+                d.fail_value("decomposition", "each entry must be between 1 and 65536 (subdomains along that axis)");
+            spec.decomposition[a] = int((*dec)[a]);
+        }
+        if (dec->size() == 2) spec.decomposition[2] = 1;
+    }
 }
 
 void read_face(const Section& f, boundary::FaceSpec& spec) {

@@ -9,6 +9,7 @@ namespace barracuda::io {
 
 struct FieldSet {
     std::array<int, 3> size{1, 1, 1};
+    std::array<int, 3> offset{0, 0, 0};  // a rank's piece: where it starts in the whole box
     std::vector<double> density;         // one per cell (empty: not written)
     std::vector<double> velocity;        // three per cell, interleaved (empty: not written)
     std::vector<std::uint8_t> node_kind;  // one per cell, boundary::NodeKind (empty: not written)

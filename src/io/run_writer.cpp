@@ -3,18 +3,56 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <cstring>
 #include <string>
 
+#include "common/error.hpp"
 #include "io/atomic_file.hpp"
 #include "io/png_slice.hpp"
 
 namespace barracuda::io {
 
-RunWriter::RunWriter(const sim::CaseSpec& spec, const std::filesystem::path& requested)
+namespace {
+FieldSet gather_slice(const FieldSet& mine, const parallel::Subdomain& sub, int axis, int index);
+}  // namespace
+
+namespace {
+// Rank 0 prepares the directory; the others take its path (or its failure).
+OutputDirectory shared_directory(const std::filesystem::path& requested) {
+    const auto& comm = parallel::Comm::world();
+    if (comm.size() == 1) return prepare_output_directory(requested);
+    OutputDirectory dir;
+    std::string message;
+    std::vector<unsigned char> text;
+    if (comm.rank() == 0) {
+        try {
+            dir = prepare_output_directory(requested);
+            const auto p = "+" + dir.path.string();
+            text.assign(p.begin(), p.end());
+        } catch (const OutputError& e) {
+            message = e.what();
+            const auto p = "-" + message;
+            text.assign(p.begin(), p.end());
+        }
+    }
+    comm.broadcast(text);
+    const std::string got(text.begin(), text.end());
+    if (got.empty() || got[0] == '-') throw OutputError(got.empty() ? "output directory" : got.substr(1));
+    if (comm.rank() != 0) {
+        dir.path = got.substr(1);
+        dir.renamed = dir.path != requested;
+    }
+    return dir;
+}
+}  // namespace
+
+RunWriter::RunWriter(const sim::CaseSpec& spec, const std::filesystem::path& requested, const parallel::Subdomain* sub)
     : spec_(spec),
-      dir_(prepare_output_directory(requested)),
+      sub_(sub ? *sub : parallel::Subdomain::whole(spec.size, spec.periodic)),
+      lead_(parallel::Comm::world().rank() == 0),
+      dir_(shared_directory(requested)),
       series_(dir_.path / "fields.pvd"),
-      kinds_(sim::output_node_kinds(spec)) {}
+      kinds_(sim::output_node_kinds(spec, &sub_)) {}
 
 RunWriter::~RunWriter() {
     try {
@@ -28,36 +66,123 @@ void RunWriter::write(std::int64_t step, const std::vector<double>& rho, const s
     last_step_ = step;
     const auto& o = spec_.output;
     FieldSet fields;
-    fields.size = spec_.size;
+    fields.size = sub_.owned_size;
+    fields.offset = sub_.owned_origin;
     if (o.density) fields.density = rho;
     if (o.velocity || o.png) fields.velocity = u;
     fields.node_kind = kinds_;  // also tells the PNG which nodes are solid
 
     char name[64];
     if (o.vti) {
-        std::snprintf(name, sizeof name, "fields_%08lld.vti", static_cast<long long>(step));
         FieldSet vti = fields;
         if (!o.velocity) vti.velocity.clear();
         if (!o.node_kind) vti.node_kind.clear();
-        write_vti(dir_.path / name, vti, VtiOptions{o.zlib});
+        if (!sub_.decomposed()) {
+            std::snprintf(name, sizeof name, "fields_%08lld.vti", static_cast<long long>(step));
+            write_vti(dir_.path / name, vti, VtiOptions{o.zlib});
+        } else {
+            // Each rank its piece; rank 0 the .pvti that assembles them.
+            const auto& comm = parallel::Comm::world();
+            std::snprintf(name, sizeof name, "fields_%08lld_r%04d.vti", static_cast<long long>(step), comm.rank());
+            VtiOptions v{o.zlib, true, spec_.size};
+            write_vti(dir_.path / name, vti, v);
+            std::snprintf(name, sizeof name, "fields_%08lld.pvti", static_cast<long long>(step));
+            if (lead_) {
+                std::vector<PvtiPiece> pieces;
+                for (int r = 0; r < comm.size(); ++r) {
+                    const auto p = parallel::make_subdomain(spec_.size, spec_.periodic, sub_.dims, r);
+                    char piece[64];
+                    std::snprintf(piece, sizeof piece, "fields_%08lld_r%04d.vti", static_cast<long long>(step), r);
+                    pieces.push_back({piece, p.owned_origin, p.owned_size});
+                }
+                write_pvti(dir_.path / name, spec_.size, vti, pieces);
+            }
+        }
         files_.push_back(dir_.path / name);
-        series_.add(double(step), name);
-        if (std::find(files_.begin(), files_.end(), series_.path()) == files_.end()) files_.push_back(series_.path());
+        if (lead_) {
+            series_.add(double(step), name);
+            if (std::find(files_.begin(), files_.end(), series_.path()) == files_.end()) files_.push_back(series_.path());
+        }
     }
-    if (o.png) {
+    if (o.png) write_png(step, fields);
+}
+
+void RunWriter::write_png(std::int64_t step, const FieldSet& fields) {
+    const auto& o = spec_.output;
+    char name[64];
+    {
         std::snprintf(name, sizeof name, "slice_%08lld.png", static_cast<long long>(step));
         SliceOptions s;
         s.axis = lattice::dimensions_of(spec_.model.lattice) == 2 ? 2 : o.slice_axis;
         const int n = spec_.size[s.axis];
         s.index = std::clamp(int(std::lround(o.slice_position * (n - 1))), 0, n - 1);
         s.title = spec_.title + "  step " + std::to_string(step);
-        write_png_slice(dir_.path / name, fields, s);
+        if (!sub_.decomposed()) {
+            write_png_slice(dir_.path / name, fields, s);
+        } else {
+            const auto plane = gather_slice(fields, sub_, s.axis, s.index);
+            if (!lead_) return;
+            s.index = 0;
+            write_png_slice(dir_.path / name, plane, s);
+        }
         files_.push_back(dir_.path / name);
         last_png_ = dir_.path / name;
     }
 }
 
 namespace {
+
+// The slice plane at global index `index` along `axis`, assembled on rank 0 from the
+// ranks whose block it crosses (velocity and node kind, all the PNG needs).
+FieldSet gather_slice(const FieldSet& mine, const parallel::Subdomain& sub, int axis, int index) {
+    const auto& comm = parallel::Comm::world();
+    std::vector<unsigned char> bytes;
+    const auto& n = mine.size;
+    if (sub.owns_global(axis, index)) {
+        const int at = index - sub.owned_origin[std::size_t(axis)];
+        for (int z = 0; z < n[2]; ++z)
+            for (int y = 0; y < n[1]; ++y)
+                for (int x = 0; x < n[0]; ++x) {
+                    const int p[3] = {x, y, z};
+                    if (p[axis] != at) continue;
+                    const std::size_t c = std::size_t(x + std::int64_t(n[0]) * (y + std::int64_t(n[1]) * z));
+                    const double v[3] = {mine.velocity[3 * c], mine.velocity[3 * c + 1], mine.velocity[3 * c + 2]};
+                    const auto* b = reinterpret_cast<const unsigned char*>(v);
+                    bytes.insert(bytes.end(), b, b + sizeof v);
+                    bytes.push_back(mine.node_kind[c]);
+                }
+    }
+    std::vector<std::size_t> sizes;
+    const auto all = comm.gather(bytes, &sizes);
+    FieldSet plane;
+    if (comm.rank() != 0) return plane;
+    plane.size = sub.global_size;
+    plane.size[std::size_t(axis)] = 1;
+    const auto cells = std::size_t(plane.cells());
+    plane.velocity.assign(3 * cells, 0.0);
+    plane.node_kind.assign(cells, 0);
+    std::size_t at = 0;
+    constexpr std::size_t record = 3 * sizeof(double) + 1;
+    for (int r = 0; r < comm.size(); ++r) {
+        const auto p = parallel::make_subdomain(sub.global_size, sub.global_periodic, sub.dims, r);
+        const auto& o = p.owned_size;
+        std::size_t k = 0;
+        for (int z = 0; z < o[2] && sizes[std::size_t(r)] > 0; ++z)
+            for (int y = 0; y < o[1]; ++y)
+                for (int x = 0; x < o[0]; ++x) {
+                    const int q[3] = {x, y, z};
+                    if (q[axis] != index - p.owned_origin[std::size_t(axis)]) continue;
+                    int g[3] = {x + p.owned_origin[0], y + p.owned_origin[1], z + p.owned_origin[2]};
+                    g[axis] = 0;
+                    const std::size_t c = std::size_t(g[0] + std::int64_t(plane.size[0]) * (g[1] + std::int64_t(plane.size[1]) * g[2]));
+                    std::memcpy(&plane.velocity[3 * c], all.data() + at + k * record, 3 * sizeof(double));
+                    plane.node_kind[c] = all[at + k * record + 3 * sizeof(double)];
+                    ++k;
+                }
+        at += sizes[std::size_t(r)];
+    }
+    return plane;
+}
 
 // A CSV field (RFC 4180): quoted when it holds a comma, a quote or a line break.
 std::string csv_field(const std::string& text) {
@@ -82,6 +207,7 @@ std::array<double, 2> RunWriter::coefficients(const sim::ForceReportSpec& f, con
 }
 
 void RunWriter::write_forces(std::int64_t step, const std::vector<std::array<double, 3>>& forces) {
+    if (!lead_) return;  // every rank holds the same reduced forces; rank 0 writes them
     const auto& names = spec_.forces.obstacles;
     if (csv_.empty()) {
         csv_ = "step,time";

@@ -19,7 +19,10 @@ namespace barracuda::io {
 class RunWriter final : public sim::OutputSink {
 public:
     /// Prepares the directory (a new sibling if `requested` holds an earlier run's results).
-    RunWriter(const sim::CaseSpec& spec, const std::filesystem::path& requested);
+    /// With a decomposed run, every rank makes one: rank 0 chooses the directory and
+    /// writes the series, the .pvti, the PNG and forces.csv; each rank writes its piece.
+    RunWriter(const sim::CaseSpec& spec, const std::filesystem::path& requested,
+              const parallel::Subdomain* sub = nullptr);
     /// Writes force samples still held back (a run ended by an exception); errors are dropped here.
     ~RunWriter() override;
     void write(std::int64_t step, const std::vector<double>& rho, const std::vector<double>& u) override;
@@ -42,7 +45,10 @@ public:
     static std::array<double, 2> coefficients(const sim::ForceReportSpec& f, const std::array<double, 3>& force);
 
 private:
+    void write_png(std::int64_t step, const FieldSet& fields);
     sim::CaseSpec spec_;
+    parallel::Subdomain sub_;
+    bool lead_ = true;  // rank 0
     OutputDirectory dir_;
     PvdSeries series_;
     std::vector<std::uint8_t> kinds_;

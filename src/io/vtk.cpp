@@ -107,6 +107,17 @@ std::string xml_escape(std::string_view s) {
 
 }  // namespace
 
+namespace {
+// Point extent of the unit cells [offset, offset + size) (VtiOptions::piece).
+std::string cell_extent(const std::array<int, 3>& offset, const std::array<int, 3>& size) {
+    std::string e;
+    for (int a = 0; a < 3; ++a)
+        e += (a ? " " : "") + std::to_string(offset[std::size_t(a)]) + " " +
+             std::to_string(offset[std::size_t(a)] + size[std::size_t(a)]);
+    return e;
+}
+}  // namespace
+
 void write_vti(const std::filesystem::path& file, const FieldSet& fields, const VtiOptions& options) {
     const auto& n = fields.size;
     if (n[0] < 1 || n[1] < 1 || n[2] < 1)
@@ -140,13 +151,21 @@ void write_vti(const std::filesystem::path& file, const FieldSet& fields, const 
         else append_raw(out, a.bytes);
     }
 
-    const std::string extent = "0 " + std::to_string(n[0] - 1) + " 0 " + std::to_string(n[1] - 1) + " 0 " +
-                               std::to_string(n[2] - 1);
+    std::string extent = "0 " + std::to_string(n[0] - 1) + " 0 " + std::to_string(n[1] - 1) + " 0 " +
+                         std::to_string(n[2] - 1);
+    std::string whole = extent, origin = "0 0 0";
+    const char* data = "PointData";
+    if (options.piece) {
+        extent = cell_extent(fields.offset, n);
+        whole = cell_extent({0, 0, 0}, options.whole);
+        origin = "-0.5 -0.5 -0.5";
+        data = "CellData";
+    }
     std::string xml = "<?xml version=\"1.0\"?>\n";
     xml += "<VTKFile type=\"ImageData\" version=\"1.0\" byte_order=\"LittleEndian\" header_type=\"UInt64\"";
     if (options.zlib) xml += " compressor=\"vtkZLibDataCompressor\"";
-    xml += ">\n  <ImageData WholeExtent=\"" + extent + "\" Origin=\"0 0 0\" Spacing=\"1 1 1\">\n";
-    xml += "    <Piece Extent=\"" + extent + "\">\n      <PointData";
+    xml += ">\n  <ImageData WholeExtent=\"" + whole + "\" Origin=\"" + origin + "\" Spacing=\"1 1 1\">\n";
+    xml += "    <Piece Extent=\"" + extent + "\">\n      <" + data;
     if (!fields.density.empty()) xml += " Scalars=\"density\"";
     if (!fields.velocity.empty()) xml += " Vectors=\"velocity\"";
     xml += ">\n";
@@ -155,11 +174,30 @@ void write_vti(const std::filesystem::path& file, const FieldSet& fields, const 
                "\" NumberOfComponents=\"" + std::to_string(arrays[i].components) +
                "\" format=\"appended\" offset=\"" + std::to_string(offsets[i]) + "\"/>\n";
     }
-    xml += "      </PointData>\n    </Piece>\n  </ImageData>\n  <AppendedData encoding=\"raw\">\n   _";
+    xml += "      </" + std::string(data) + ">\n    </Piece>\n  </ImageData>\n  <AppendedData encoding=\"raw\">\n   _";
 
     out.insert(0, xml);
     out += "\n  </AppendedData>\n</VTKFile>\n";
     write_file_atomically(file, out);
+}
+
+void write_pvti(const std::filesystem::path& file, const std::array<int, 3>& whole, const FieldSet& like,
+                const std::vector<PvtiPiece>& pieces) {
+    std::string xml = "<?xml version=\"1.0\"?>\n";
+    xml += "<VTKFile type=\"PImageData\" version=\"1.0\" byte_order=\"LittleEndian\" header_type=\"UInt64\">\n";
+    xml += "  <PImageData WholeExtent=\"" + cell_extent({0, 0, 0}, whole) +
+           "\" GhostLevel=\"0\" Origin=\"-0.5 -0.5 -0.5\" Spacing=\"1 1 1\">\n    <PCellData";
+    if (!like.density.empty()) xml += " Scalars=\"density\"";
+    if (!like.velocity.empty()) xml += " Vectors=\"velocity\"";
+    xml += ">\n";
+    if (!like.density.empty()) xml += "      <PDataArray type=\"Float64\" Name=\"density\" NumberOfComponents=\"1\"/>\n";
+    if (!like.velocity.empty()) xml += "      <PDataArray type=\"Float64\" Name=\"velocity\" NumberOfComponents=\"3\"/>\n";
+    if (!like.node_kind.empty()) xml += "      <PDataArray type=\"UInt8\" Name=\"node_kind\" NumberOfComponents=\"1\"/>\n";
+    xml += "    </PCellData>\n";
+    for (const auto& p : pieces)
+        xml += "    <Piece Extent=\"" + cell_extent(p.offset, p.size) + "\" Source=\"" + xml_escape(p.file) + "\"/>\n";
+    xml += "  </PImageData>\n</VTKFile>\n";
+    write_file_atomically(file, xml);
 }
 
 PvdSeries::PvdSeries(std::filesystem::path pvd_file) : file_(std::move(pvd_file)) {}

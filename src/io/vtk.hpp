@@ -1,6 +1,7 @@
 // VTK XML output: ImageData (.vti) with binary appended data (raw, optionally
 // zlib-compressed) and a ParaView Data (.pvd) collection for time series.
 #pragma once
+#include <array>
 #include <filesystem>
 #include <string>
 #include <vector>
@@ -11,7 +12,22 @@ namespace barracuda::io {
 
 struct VtiOptions {
     bool zlib = false;  // vtkZLibDataCompressor, blocks of at most 1 MiB
+    /// A piece of a partitioned dataset (.pvti): nodes are written as unit cells
+    /// (CellData, origin -1/2) so that neighbouring pieces share their point planes
+    /// and ParaView shows no seam between them; `whole` is the whole box's size.
+    bool piece = false;
+    std::array<int, 3> whole{0, 0, 0};
 };
+
+/// One piece of a .pvti: its file (relative to the .pvti) and fields' offset and size.
+struct PvtiPiece {
+    std::string file;
+    std::array<int, 3> offset{0, 0, 0}, size{1, 1, 1};
+};
+/// Writes the .pvti that assembles pieces written with VtiOptions::piece; `like` names
+/// the arrays (the fields of any piece). Atomic.
+void write_pvti(const std::filesystem::path& file, const std::array<int, 3>& whole, const FieldSet& like,
+                const std::vector<PvtiPiece>& pieces);
 
 /// Writes the non-empty fields of `fields` as point data on a grid with unit
 /// spacing and origin 0: "density" (Float64), "velocity" (Float64, 3 components),

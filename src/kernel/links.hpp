@@ -18,7 +18,15 @@ enum NodeClass : std::uint8_t {
     Bulk = 0,
     Solid = 1,     // equals boundary::Solid, so the input kinds' solids keep their value
     Boundary = 2,  // fluid needing the general path
+    Ghost = 3,     // fluid cell of a neighbour rank's subdomain (parallel/halo.hpp): read, never updated
+    // Added to Bulk or Boundary on the owned cells whose populations a neighbour rank
+    // needs: they are updated first, apart from the rest, so that the exchange
+    // overlaps the update of the interior. The sweeps over Bulk/Boundary skip them.
+    Border = 4,
 };
+
+/// Bulk or Boundary, with the Border flag removed.
+BARRACUDA_HD std::uint8_t path_of(std::uint8_t node_class) { return node_class & std::uint8_t(3); }
 
 enum class LinkKind : std::uint8_t { Streamed, SolidNode, Wall, Open };
 

@@ -36,4 +36,47 @@ std::vector<std::uint8_t> classify_nodes(const storage::Grid& g, const boundary:
     return out;
 }
 
+/// For a rank's subdomain: fluid cells of the ghost layers become Ghost (their
+/// populations come from the neighbour rank); owned fluid cells next to a ghost
+/// layer get the Border flag (the neighbour needs their populations first).
+/// Solids stay Solid: links into them bounce back, as in the whole box.
+inline void mark_subdomain(const storage::Grid& g, const int (&ghost_lo)[3], const int (&ghost_hi)[3],
+                           std::vector<std::uint8_t>& node_class) {
+#pragma omp parallel for collapse(2) schedule(static)
+    for (int z = 0; z < g.n[2]; ++z)
+        for (int y = 0; y < g.n[1]; ++y)
+            for (int x = 0; x < g.n[0]; ++x) {
+                auto& k = node_class[std::size_t(g.index(x, y, z))];
+                if (k == Solid) continue;
+                const int p[3] = {x, y, z};
+                bool ghost = false, border = false;
+                for (int a = 0; a < 3; ++a) {
+                    ghost = ghost || (ghost_lo[a] && p[a] == 0) || (ghost_hi[a] && p[a] == g.n[a] - 1);
+                    border = border || (ghost_lo[a] && p[a] == 1) || (ghost_hi[a] && p[a] == g.n[a] - 2);
+                }
+                if (ghost) k = Ghost;
+                else if (border) k = std::uint8_t(k | Border);
+            }
+}
+
+/// The cells with the Border flag, in index order.
+inline std::vector<storage::index_t> border_cells(const std::vector<std::uint8_t>& node_class) {
+    std::vector<storage::index_t> out;
+    for (std::size_t c = 0; c < node_class.size(); ++c)
+        if (node_class[c] != Ghost && (node_class[c] & Border)) out.push_back(storage::index_t(c));
+    return out;
+}
+
+/// classify_nodes, then mark_subdomain when the setup is a subdomain.
+template <class L, class Setup>
+std::vector<std::uint8_t> node_classes(const Setup& s) {
+    auto out = classify_nodes<L>(s.grid, s.faces, s.node_kind);
+    if (!s.halo.messages.empty()) {
+        const int lo[3] = {s.ghost_lo[0], s.ghost_lo[1], s.ghost_lo[2]};
+        const int hi[3] = {s.ghost_hi[0], s.ghost_hi[1], s.ghost_hi[2]};
+        mark_subdomain(s.grid, lo, hi, out);
+    }
+    return out;
+}
+
 }  // namespace barracuda::kernel

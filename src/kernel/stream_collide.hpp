@@ -117,8 +117,8 @@ struct Gather {
 
     /// Steps 1-2 for any cell.
     BARRACUDA_HD Gathered gather(index_t cell, T (&f)[L::Q], boundary::OpenFaceState<T>& face_state) const {
-        const std::uint8_t k = node_class[cell];
-        if (k == Solid) return Gathered::Solid;
+        const std::uint8_t k = path_of(node_class[cell]);
+        if (k == Solid || k == Ghost) return Gathered::Solid;  // a ghost's state belongs to its owner rank
         int pos[3];
         grid.coordinates(cell, pos);
         if (k == Bulk) {
@@ -166,8 +166,9 @@ struct Gather {
         T p = T(1);
         BARRACUDA_UNROLL
         for (int a = 0; a < L::D; ++a) {
-            if (a == boundary::FaceTable::axis(face) || grid.periodic[a]) continue;
-            const T s = (T(pos[a]) + T(0.5)) / T(grid.n[a]);
+            const bool part = faces.extent[a] > 0;  // a subdomain: measure against the whole box
+            if (a == boundary::FaceTable::axis(face) || (part ? faces.whole_periodic[a] : grid.periodic[a])) continue;
+            const T s = (T(pos[a] + faces.origin[a]) + T(0.5)) / T(part ? faces.extent[a] : grid.n[a]);
             p *= T(4) * s * (T(1) - s);
         }
         return p;
@@ -198,6 +199,11 @@ struct StreamCollide {
         const std::uint8_t k = in.node_class[cell];
         if (k == Bulk) update_bulk(cell);
         else if (k == Boundary) update_boundary(cell);
+    }
+    /// A cell of the border list (node class Border + Bulk or Boundary).
+    BARRACUDA_HD void update_border(index_t cell) const {
+        if (path_of(in.node_class[cell]) == Bulk) update_bulk(cell);
+        else update_boundary(cell);
     }
 
     /// A bulk cell: no per-link tests; neighbours at index steps wrapped once per axis.

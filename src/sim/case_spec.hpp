@@ -88,6 +88,9 @@ struct CaseSpec {
     ModelSpec model;
     std::array<int, 3> size{64, 64, 64};
     std::array<bool, 3> periodic{false, false, false};
+    /// Subdomains along each axis, one per MPI rank (parallel/decomposition.hpp);
+    /// all zero: chosen from the rank count.
+    std::array<int, 3> decomposition{0, 0, 0};
     double initial_density = 1.0;
     std::array<double, 3> initial_velocity{0, 0, 0};
     std::array<boundary::FaceSpec, 6> faces{};  // x_min, x_max, y_min, y_max, z_min, z_max

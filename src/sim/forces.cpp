@@ -16,7 +16,8 @@ namespace {
 // face is a wall link (kernel/links.hpp), never an obstacle link.
 template <class L>
 ForceLinkLists build(const storage::Grid& g, const std::vector<std::uint8_t>& kind, const std::vector<std::int32_t>& owner,
-                     const std::vector<int>& list_of, std::size_t lists) {
+                     const std::vector<int>& list_of, std::size_t lists, const std::array<int, 3>& ghost_lo,
+                     const std::array<int, 3>& ghost_hi) {
     ForceLinkLists out(lists);
     for (int z = 0; z < g.n[2]; ++z)
         for (int y = 0; y < g.n[1]; ++y)
@@ -36,6 +37,8 @@ ForceLinkLists build(const storage::Grid& g, const std::vector<std::uint8_t>& ki
                             else f[a] += f[a] < 0 ? g.n[a] : -g.n[a];
                         }
                     }
+                    for (std::size_t a = 0; a < 3; ++a)  // ghost cells are listed by their owner rank
+                        inside = inside && f[a] >= ghost_lo[a] && f[a] < g.n[a] - ghost_hi[a];
                     if (!inside) continue;
                     const storage::index_t cell = g.index(f[0], f[1], f[2]);
                     if (kind[cell] == boundary::Solid) continue;  // also the rest direction
@@ -60,6 +63,11 @@ ForceLinkLists build(const storage::Grid& g, const std::vector<std::uint8_t>& ki
 
 ForceLinkLists force_links(const CaseSpec& spec, const std::vector<std::uint8_t>& kind,
                            const std::vector<std::int32_t>& owner) {
+    return force_links(spec, kind, owner, parallel::Subdomain::whole(spec.size, spec.periodic));
+}
+
+ForceLinkLists force_links(const CaseSpec& spec, const std::vector<std::uint8_t>& kind,
+                           const std::vector<std::int32_t>& owner, const parallel::Subdomain& sub) {
     const auto& names = spec.forces.obstacles;
     // Obstacle index -> its list (validate_case made the reported names unique).
     std::vector<int> list_of(spec.obstacles.size(), -1);
@@ -69,14 +77,16 @@ ForceLinkLists force_links(const CaseSpec& spec, const std::vector<std::uint8_t>
                 list_of[i] = int(k);
                 break;
             }
-    storage::Grid g{};
-    for (int a = 0; a < 3; ++a) g.n[a] = spec.size[std::size_t(a)], g.periodic[a] = spec.periodic[std::size_t(a)];
-    return force_links(spec.model.lattice, g, kind, owner, list_of, names.size());
+    return force_links(spec.model.lattice, sub.local_grid(), kind, owner, list_of, names.size(), sub.ghost_lo,
+                       sub.ghost_hi);
 }
 
 ForceLinkLists force_links(lattice::Kind lattice, const storage::Grid& grid, const std::vector<std::uint8_t>& kind,
-                           const std::vector<std::int32_t>& owner, const std::vector<int>& list_of, std::size_t lists) {
-    return lattice::visit(lattice, [&](auto lat) { return build<decltype(lat)>(grid, kind, owner, list_of, lists); });
+                           const std::vector<std::int32_t>& owner, const std::vector<int>& list_of, std::size_t lists,
+                           const std::array<int, 3>& ghost_lo, const std::array<int, 3>& ghost_hi) {
+    return lattice::visit(lattice, [&](auto lat) {
+        return build<decltype(lat)>(grid, kind, owner, list_of, lists, ghost_lo, ghost_hi);
+    });
 }
 
 }  // namespace barracuda::sim

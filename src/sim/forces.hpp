@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "kernel/forces.hpp"
+#include "parallel/decomposition.hpp"
 #include "sim/case_spec.hpp"
 #include "storage/grid.hpp"
 
@@ -16,13 +17,18 @@ using ForceLinkLists = std::vector<std::vector<kernel::ForceLink>>;
 
 /// `kind` and `owner` are node_kinds(spec, &owner): owner[cell] is the index of the
 /// obstacle that made the node solid (the first one, where obstacles overlap), or -1.
-/// One list per name in spec.forces.obstacles, in that order, sorted by cell.
+/// One list per name in spec.forces.obstacles, in that order, sorted by cell. Over a
+/// subdomain's local box, only owned fluid cells are listed (each link counted once
+/// over all ranks).
+ForceLinkLists force_links(const CaseSpec& spec, const std::vector<std::uint8_t>& kind,
+                           const std::vector<std::int32_t>& owner, const parallel::Subdomain& sub);
 ForceLinkLists force_links(const CaseSpec& spec, const std::vector<std::uint8_t>& kind,
                            const std::vector<std::int32_t>& owner);
 
 /// The same for any grid: list_of[o] is the list that obstacle o's links go to (-1: none),
 /// `lists` the number of lists.
 ForceLinkLists force_links(lattice::Kind lattice, const storage::Grid& grid, const std::vector<std::uint8_t>& kind,
-                           const std::vector<std::int32_t>& owner, const std::vector<int>& list_of, std::size_t lists);
+                           const std::vector<std::int32_t>& owner, const std::vector<int>& list_of, std::size_t lists,
+                           const std::array<int, 3>& ghost_lo = {0, 0, 0}, const std::array<int, 3>& ghost_hi = {0, 0, 0});
 
 }  // namespace barracuda::sim

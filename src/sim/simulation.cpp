@@ -1,6 +1,8 @@
 #include "sim/simulation.hpp"
 
+#include <algorithm>
 #include <chrono>
+#include <cstring>
 #include <cmath>
 #include <fstream>
 #include <sstream>
@@ -8,6 +10,7 @@
 #include "backend/device_info.hpp"
 #include "common/error.hpp"
 #include "geometry/shapes.hpp"
+#include "parallel/halo.hpp"
 #include "sim/forces.hpp"
 #include "sim/validate.hpp"
 
@@ -31,36 +34,75 @@ storage::Grid grid_of(const CaseSpec& spec) {
 
 }  // namespace
 
-std::vector<std::uint8_t> node_kinds(const CaseSpec& spec, std::vector<std::int32_t>* owner) {
-    const auto g = grid_of(spec);
-    std::vector<std::uint8_t> kind(g.cells(), boundary::Fluid);
+parallel::Subdomain subdomain_of(const CaseSpec& spec, int rank, int ranks) {
+    auto dims = spec.decomposition;
+    const bool given = dims[0] > 0;
+    if (!given) dims = parallel::automatic_dims(ranks, spec.size, lattice::dimensions_of(spec.model.lattice));
+    if (const auto problem = parallel::decomposition_problem(dims, ranks, spec.size); !problem.empty()) {
+        const std::string d = "[" + std::to_string(dims[0]) + ", " + std::to_string(dims[1]) + ", " +
+                              std::to_string(dims[2]) + "]";
+        throw CaseError(given ? "domain.decomposition = " + d + ": " + problem
+                              : "domain.size: " + std::to_string(ranks) + " ranks cannot split the box (" + problem +
+                                    "); use fewer ranks or give domain.decomposition");
+    }
+    if (ranks > 1 && !parallel::Comm::built_with_mpi())
+        throw CaseError("domain.decomposition asks for " + std::to_string(ranks) +
+                        " subdomains but this binary was built without MPI (install libopenmpi-dev and rebuild)");
+    return parallel::make_subdomain(spec.size, spec.periodic, dims, rank);
+}
+
+namespace {
+geometry::Placement placement_of(const parallel::Subdomain& sub) {
+    geometry::Placement p;
+    for (std::size_t a = 0; a < 3; ++a) {
+        p.origin[a] = sub.owned_origin[a] - sub.ghost_lo[a];
+        p.wrap[a] = sub.global_periodic[a] ? sub.global_size[a] : 0;
+    }
+    return p;
+}
+}  // namespace
+
+std::vector<std::uint8_t> node_kinds(const CaseSpec& spec, std::vector<std::int32_t>* owner,
+                                     const parallel::Subdomain* sub) {
+    const auto whole = parallel::Subdomain::whole(spec.size, spec.periodic);
+    if (!sub) sub = &whole;
+    const auto g = sub->local_grid();
+    const auto at = placement_of(*sub);
+    std::vector<std::uint8_t> kind(std::size_t(g.cells()), boundary::Fluid);
     if (owner) owner->assign(std::size_t(g.cells()), -1);
     for (std::size_t i = 0; i < spec.obstacles.size(); ++i) {
         const auto& o = spec.obstacles[i];
         const geometry::Owners owners{owner, std::int32_t(i)};
         switch (o.shape) {
-            case Obstacle::Shape::Box: geometry::mark_box(g, o.min, o.max, kind, owners); break;
-            case Obstacle::Shape::Sphere: geometry::mark_sphere(g, o.center, o.radius, kind, owners); break;
+            case Obstacle::Shape::Box: geometry::mark_box(g, o.min, o.max, kind, owners, at); break;
+            case Obstacle::Shape::Sphere: geometry::mark_sphere(g, o.center, o.radius, kind, owners, at); break;
             case Obstacle::Shape::Cylinder:
-                geometry::mark_cylinder(g, o.axis, o.center, o.radius, o.min[o.axis], o.max[o.axis], kind, owners);
+                geometry::mark_cylinder(g, o.axis, o.center, o.radius, o.min[o.axis], o.max[o.axis], kind, owners, at);
                 break;
         }
     }
     return kind;
 }
 
-std::vector<std::uint8_t> output_node_kinds(const CaseSpec& spec) {
-    auto kind = node_kinds(spec);
-    const auto g = grid_of(spec);
-    for (int z = 0; z < g.n[2]; ++z)
-        for (int y = 0; y < g.n[1]; ++y)
-            for (int x = 0; x < g.n[0]; ++x) {
-                auto& k = kind[g.index(x, y, z)];
+std::vector<std::uint8_t> output_node_kinds(const CaseSpec& spec, const parallel::Subdomain* sub) {
+    const auto whole = parallel::Subdomain::whole(spec.size, spec.periodic);
+    if (!sub) sub = &whole;
+    const auto local = node_kinds(spec, nullptr, sub);
+    const auto lg = sub->local_grid();
+    const auto& o = sub->owned_size;
+    std::vector<std::uint8_t> kind(std::size_t(o[0]) * o[1] * o[2]);
+    std::size_t next = 0;
+    for (int z = 0; z < o[2]; ++z)
+        for (int y = 0; y < o[1]; ++y)
+            for (int x = 0; x < o[0]; ++x) {
+                auto& k = kind[next++];
+                k = local[std::size_t(lg.index(x + sub->ghost_lo[0], y + sub->ghost_lo[1], z + sub->ghost_lo[2]))];
                 if (k == boundary::Solid) continue;
-                const int p[3] = {x, y, z};
+                const int p[3] = {x + sub->owned_origin[0], y + sub->owned_origin[1], z + sub->owned_origin[2]};
+                const auto& n = spec.size;
                 for (int face = 0; face < 6; ++face) {
                     const int a = face / 2;
-                    if (spec.periodic[a] || p[a] != ((face & 1) ? g.n[a] - 1 : 0)) continue;
+                    if (spec.periodic[a] || p[a] != ((face & 1) ? n[std::size_t(a)] - 1 : 0)) continue;
                     const auto t = spec.faces[face].type;
                     const auto mark = t == boundary::FaceType::Velocity   ? boundary::VelocityFace
                                       : t == boundary::FaceType::Pressure ? boundary::PressureFace
@@ -71,28 +113,43 @@ std::vector<std::uint8_t> output_node_kinds(const CaseSpec& spec) {
     return kind;
 }
 
-backend::EngineSetup engine_setup(const CaseSpec& spec) {
+backend::EngineSetup engine_setup(const CaseSpec& spec, const parallel::Subdomain* sub) {
+    const auto whole = parallel::Subdomain::whole(spec.size, spec.periodic);
+    if (!sub) sub = &whole;
     backend::EngineSetup s;
     s.lattice = spec.model.lattice;
     s.collision = spec.model.collision;
     s.equilibrium = spec.model.equilibrium;
     s.precision = spec.model.precision;
     s.pattern = spec.model.streaming;
-    s.grid = grid_of(spec);
+    s.grid = sub->local_grid();
     for (int f = 0; f < 6; ++f) {
-        s.faces.type[f] = spec.periodic[f / 2] ? boundary::FaceType::Periodic : spec.faces[f].type;
+        // A side facing a neighbour rank has no boundary: its ghost layer is streamed from.
+        const auto A = std::size_t(f / 2);
+        const bool neighbour = (f & 1) ? sub->ghost_hi[A] : sub->ghost_lo[A];
+        s.faces.type[f] = spec.periodic[A] || neighbour ? boundary::FaceType::Periodic : spec.faces[f].type;
         s.faces.method[f] = spec.faces[f].method;
         s.faces.profile[f] = spec.faces[f].profile;
         for (int a = 0; a < 3; ++a) s.faces.velocity[f][a] = spec.faces[f].velocity[a];
         s.faces.density[f] = spec.faces[f].density;
     }
+    for (std::size_t a = 0; a < 3; ++a) {
+        s.faces.origin[a] = sub->owned_origin[a] - sub->ghost_lo[a];
+        s.faces.extent[a] = spec.size[a];
+        s.faces.whole_periodic[a] = spec.periodic[a];
+    }
     if (spec.forces.obstacles.empty()) {
-        s.node_kind = node_kinds(spec);
+        s.node_kind = node_kinds(spec, nullptr, sub);
     } else {
         // The obstacle of each solid node is needed only while the link lists are built.
         std::vector<std::int32_t> owner;
-        s.node_kind = node_kinds(spec, &owner);
-        s.force_links = force_links(spec, s.node_kind, owner);
+        s.node_kind = node_kinds(spec, &owner, sub);
+        s.force_links = force_links(spec, s.node_kind, owner, *sub);
+    }
+    if (sub->decomposed()) {
+        s.ghost_lo = sub->ghost_lo;
+        s.ghost_hi = sub->ghost_hi;
+        s.halo = parallel::make_halo_plan(spec.model.lattice, *sub);
     }
     s.tau = spec.model.tau;
     s.trt_magic = spec.model.trt_magic;
@@ -115,10 +172,7 @@ BackendChoice resolve_backend(BackendChoice asked) {
 }
 
 std::int64_t available_memory(BackendChoice backend) {
-    if (backend == BackendChoice::Cuda) {
-        const auto gpus = backend::cuda_devices();
-        return gpus.empty() ? 0 : gpus[0].free_memory;
-    }
+    if (backend == BackendChoice::Cuda) return backend::cuda_free_memory();
     std::ifstream meminfo("/proc/meminfo");
     std::string key;
     std::int64_t kib = 0;
@@ -140,27 +194,157 @@ std::string memory_hint(const ModelSpec& m) {
 }  // namespace
 
 Simulation::Simulation(const CaseSpec& spec, BackendChoice backend) : spec_(spec) {
+    // Every rank checks the same case and reaches the same verdict; what one rank
+    // alone can hit (memory, a GPU) is shared, so that no rank waits for another
+    // that has stopped.
+    const auto& comm = parallel::Comm::world();
+    std::string problem;
+    int kind = 0;  // 1 CaseError, 2 ResourceError
+    try {
+        create(spec, backend);
+    } catch (const CaseError& e) {
+        problem = e.what(), kind = 1;
+    } catch (const ResourceError& e) {
+        problem = e.what(), kind = 2;
+    }
+    if (comm.size() == 1) {
+        if (kind == 1) throw CaseError(problem);
+        if (kind == 2) throw ResourceError(problem);
+        return;
+    }
+    struct Verdict {
+        int kind;
+        char text[500];
+    } mine{kind, {}};
+    problem.copy(mine.text, sizeof mine.text - 1);
+    const auto all = comm.all_gather(&mine, sizeof mine);
+    for (int r = 0; r < comm.size(); ++r) {
+        Verdict v;
+        std::memcpy(&v, all.data() + std::size_t(r) * sizeof v, sizeof v);
+        if (v.kind == 0) continue;
+        const std::string text = (kind != 0 ? problem : "rank " + std::to_string(r) + ": " + std::string(v.text));
+        if (v.kind == 1) throw CaseError(text);
+        throw ResourceError(text);
+    }
+}
+
+void Simulation::create(const CaseSpec& spec, BackendChoice backend) {
     fill_model_defaults(spec_);
     validate_case(spec_);
+    const auto& comm = parallel::Comm::world();
+    sub_ = subdomain_of(spec_, comm.rank(), comm.size());
+    if (sub_.decomposed()) {
+        if (spec_.model.streaming == Pattern::InPlace)
+            throw CaseError("model.streaming = \"in-place\" is not offered with more than one rank yet (its odd steps "
+                            "write into the neighbours' cells); use \"two-copy\"");
+        if (spec_.model.precision == Precision::FP16)
+            throw CaseError("model.precision = \"fp16\" is not offered with more than one rank yet (its stochastic "
+                            "rounding draws follow the local cell index, so results would depend on the decomposition); "
+                            "use \"fp32\"");
+    }
     backend_ = resolve_backend(backend);
-    const auto mem = estimate_memory(spec_);
+    if (backend_ == BackendChoice::Cuda) {
+        const int gpus = backend::cuda_device_count();
+        if (comm.local_size() > gpus)
+            throw ResourceError("backend = cuda: " + std::to_string(comm.local_size()) + " ranks on this node but " +
+                                std::to_string(gpus) + " GPU(s); run one rank per GPU (mpirun -np " +
+                                std::to_string(gpus) + " per node) or use --backend cpu");
+        backend::use_cuda_device(comm.local_rank());
+    }
+    // Memory of this rank's subdomain, ghost layers included.
+    CaseSpec local = spec_;
+    const auto n = sub_.local_size();
+    local.size = n;
+    const auto mem = estimate_memory(local);
     const std::int64_t need = backend_ == BackendChoice::Cuda ? mem.device_total() : mem.device_total() + mem.output_bytes;
     const std::int64_t have = available_memory(backend_);
     if (need > have) {
         throw ResourceError("domain.size = [" + std::to_string(spec_.size[0]) + ", " + std::to_string(spec_.size[1]) +
                             ", " + std::to_string(spec_.size[2]) + "]: needs about " + format_bytes(need) + " (" +
-                            std::to_string(need / std::max<std::int64_t>(spec_.cells(), 1)) + " B/cell) but only " +
-                            format_bytes(have) + " is available on the " +
-                            (backend_ == BackendChoice::Cuda ? "GPU" : "host") +
-                            memory_hint(spec_.model));
+                            std::to_string(need / std::max<std::int64_t>(local.cells(), 1)) + " B/cell) " +
+                            (sub_.decomposed() ? "per rank " : "") + "but only " + format_bytes(have) +
+                            " is available on the " + (backend_ == BackendChoice::Cuda ? "GPU" : "host") +
+                            memory_hint(spec_.model) + (sub_.decomposed() ? ", or use more ranks" : ""));
     }
-    const auto setup = engine_setup(spec_);
+    const auto setup = engine_setup(spec_, &sub_);
     engine_ = backend_ == BackendChoice::Cuda ? backend::make_cuda_engine(setup) : backend::make_cpu_engine(setup);
-    std::vector<double> rho(spec_.cells(), spec_.initial_density);
-    std::vector<double> u(3 * spec_.cells());
-    for (std::int64_t c = 0; c < spec_.cells(); ++c)
-        for (int a = 0; a < 3; ++a) u[3 * c + a] = spec_.initial_velocity[a];
-    engine_->initialize(rho, u);
+    engine_->initialize_uniform(spec_.initial_density, spec_.initial_velocity);
+}
+
+void Simulation::owned_fields(std::vector<double>& rho, std::vector<double>& u) {
+    std::vector<double> r, v;
+    engine_->fields(r, v);
+    if (!sub_.decomposed()) {
+        rho.swap(r), u.swap(v);
+        return;
+    }
+    const auto g = sub_.local_grid();
+    const auto& o = sub_.owned_size;
+    rho.resize(std::size_t(o[0]) * o[1] * o[2]);
+    u.resize(3 * rho.size());
+    std::size_t k = 0;
+    for (int z = 0; z < o[2]; ++z)
+        for (int y = 0; y < o[1]; ++y)
+            for (int x = 0; x < o[0]; ++x, ++k) {
+                const auto c = std::size_t(g.index(x + sub_.ghost_lo[0], y + sub_.ghost_lo[1], z + sub_.ghost_lo[2]));
+                rho[k] = r[c];
+                for (int a = 0; a < 3; ++a) u[3 * k + std::size_t(a)] = v[3 * c + std::size_t(a)];
+            }
+}
+
+Observation Simulation::observe_all(bool track_change) {
+    auto o = engine_->observe(spec_.run.density_min, spec_.run.density_max, track_change);
+    // The bad cell as a global index (x-fastest over the whole box).
+    if (o.bad_cell >= 0) {
+        const auto g = sub_.local_grid();
+        int p[3];
+        g.coordinates(o.bad_cell, p);
+        const auto& n = spec_.size;
+        o.bad_cell = sub_.global_coordinate(0, p[0]) +
+                     std::int64_t(n[0]) * (sub_.global_coordinate(1, p[1]) + std::int64_t(n[1]) * sub_.global_coordinate(2, p[2]));
+    }
+    const auto& comm = parallel::Comm::world();
+    if (comm.size() == 1) return o;
+    // Combined in rank order on every rank, so all ranks take the same decisions.
+    const auto all = comm.all_gather(&o, sizeof o);
+    Observation t;
+    t.rho_min = 1e300, t.rho_max = -1e300;
+    double change2 = 0, norm2 = 0;
+    for (int r = 0; r < comm.size(); ++r) {
+        Observation q;
+        std::memcpy(&q, all.data() + std::size_t(r) * sizeof q, sizeof q);
+        t.rho_min = std::min(t.rho_min, q.rho_min);
+        t.rho_max = std::max(t.rho_max, q.rho_max);
+        t.u_max = std::max(t.u_max, q.u_max);
+        change2 += q.change_l2 * q.change_l2;
+        norm2 += q.norm_l2 * q.norm_l2;
+        if (q.bad_cell >= 0 && (t.bad_cell < 0 || q.bad_cell < t.bad_cell))
+            t.bad_cell = q.bad_cell, t.bad_density = q.bad_density, t.bad_speed = q.bad_speed;
+    }
+    t.change_l2 = std::sqrt(change2), t.norm_l2 = std::sqrt(norm2);
+    return t;
+}
+
+std::vector<std::array<double, 3>> Simulation::forces_all() {
+    auto sums = engine_->obstacle_force_sums();
+    const auto& comm = parallel::Comm::world();
+    if (comm.size() > 1 && !sums.empty()) {
+        // Integer sums: the same bits for any number of ranks (kernel/fixed_sum.hpp).
+        const std::size_t bytes = sums.size() * sizeof(backend::ForceSum);
+        const auto all = comm.all_gather(sums.data(), bytes);
+        std::vector<backend::ForceSum> total(sums.size());
+        for (int r = 0; r < comm.size(); ++r) {
+            std::vector<backend::ForceSum> part(sums.size());
+            std::memcpy(part.data(), all.data() + std::size_t(r) * bytes, bytes);
+            for (std::size_t k = 0; k < sums.size(); ++k)
+                for (std::size_t a = 0; a < 3; ++a) total[k][a].merge(part[k][a]);
+        }
+        sums = total;
+    }
+    std::vector<std::array<double, 3>> out(sums.size());
+    for (std::size_t k = 0; k < sums.size(); ++k)
+        for (std::size_t a = 0; a < 3; ++a) out[k][a] = sums[k][a].value();
+    return out;
 }
 
 Simulation::~Simulation() = default;
@@ -176,7 +360,7 @@ RunResult Simulation::run(OutputSink* sink, const std::function<void(const Progr
     auto write_output = [&](std::int64_t step) {
         if (!sink) return;
         std::vector<double> rho, u;
-        engine_->fields(rho, u);
+        owned_fields(rho, u);
         sink->write(step, rho, u);
     };
     // Keeps what was written (forces.csv is rewritten at most every few seconds) and stops.
@@ -191,7 +375,7 @@ RunResult Simulation::run(OutputSink* sink, const std::function<void(const Progr
         throw DivergenceError(message);
     };
     auto check = [&](std::int64_t step) {
-        const auto o = engine_->observe(run.density_min, run.density_max, steady_test);
+        const auto o = observe_all(steady_test);
         if (o.bad_cell >= 0) {
             const auto& n = spec_.size;
             const std::int64_t c = o.bad_cell;
@@ -217,7 +401,7 @@ RunResult Simulation::run(OutputSink* sink, const std::function<void(const Progr
     const std::int64_t force_every = forces_on ? force_interval(spec_) : 0;
     auto sample_forces = [&](std::int64_t step, bool checked) {
         if (!forces_on || result.forces_step == step) return;
-        auto f = engine_->obstacle_forces();
+        auto f = forces_all();
         for (std::size_t k = 0; k < f.size(); ++k)
             if (!std::isfinite(f[k][0]) || !std::isfinite(f[k][1]) || !std::isfinite(f[k][2])) {
                 if (!checked) check(step);  // names the cell when the state is bad

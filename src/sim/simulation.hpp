@@ -8,6 +8,8 @@
 #include <vector>
 
 #include "backend/engine.hpp"
+#include "parallel/comm.hpp"
+#include "parallel/decomposition.hpp"
 #include "sim/case_spec.hpp"
 
 namespace barracuda::sim {
@@ -34,6 +36,7 @@ struct RunResult {
 class OutputSink {
 public:
     virtual ~OutputSink() = default;
+    /// rho and u over the owned cells of the run's subdomain (the whole box on one rank).
     virtual void write(std::int64_t step, const std::vector<double>& rho, const std::vector<double>& u) = 0;
     /// The forces on the obstacles named in forces.obstacles (in that order) after `step`.
     virtual void write_forces(std::int64_t /*step*/, const std::vector<std::array<double, 3>>& /*forces*/) {}
@@ -41,13 +44,21 @@ public:
     virtual void flush() {}
 };
 
-/// Node kinds (fluid/solid) of a case's obstacles. With `owner`, also the index of
+/// The subdomain of `rank` among `ranks` (domain.decomposition, or automatic when
+/// it is not given); throws CaseError when the decomposition does not fit.
+parallel::Subdomain subdomain_of(const CaseSpec& spec, int rank, int ranks);
+
+/// Node kinds (fluid/solid) of a case's obstacles over a subdomain's local box
+/// (ghost layers included; default: the whole box). With `owner`, also the index of
 /// the obstacle that made each solid node solid (-1 elsewhere), for force link lists.
-std::vector<std::uint8_t> node_kinds(const CaseSpec& spec, std::vector<std::int32_t>* owner = nullptr);
-/// The same, with face nodes marked by their boundary (boundary::NodeKind), for output.
-std::vector<std::uint8_t> output_node_kinds(const CaseSpec& spec);
-/// The backend-facing description of a case (with the force link lists of sim/forces.hpp).
-backend::EngineSetup engine_setup(const CaseSpec& spec);
+std::vector<std::uint8_t> node_kinds(const CaseSpec& spec, std::vector<std::int32_t>* owner = nullptr,
+                                     const parallel::Subdomain* sub = nullptr);
+/// The same over the owned cells only, with face nodes marked by their boundary
+/// (boundary::NodeKind), for output.
+std::vector<std::uint8_t> output_node_kinds(const CaseSpec& spec, const parallel::Subdomain* sub = nullptr);
+/// The backend-facing description of a case (with the force link lists of
+/// sim/forces.hpp) for a subdomain (default: the whole box, one rank).
+backend::EngineSetup engine_setup(const CaseSpec& spec, const parallel::Subdomain* sub = nullptr);
 /// Which backend "auto" means on this machine, or the one asked for; throws
 /// ResourceError for cuda without a GPU.
 BackendChoice resolve_backend(BackendChoice asked);
@@ -67,9 +78,18 @@ public:
 
     backend::Engine& engine() { return *engine_; }
     BackendChoice backend() const { return backend_; }
+    /// This rank's part of the box (the whole box on one rank).
+    const parallel::Subdomain& subdomain() const { return sub_; }
+    /// The engine's fields over the owned cells, x-fastest.
+    void owned_fields(std::vector<double>& rho, std::vector<double>& u);
+    /// Observation and obstacle forces over all ranks.
+    Observation observe_all(bool track_change);
+    std::vector<std::array<double, 3>> forces_all();
 
 private:
+    void create(const CaseSpec& spec, BackendChoice backend);
     CaseSpec spec_;
+    parallel::Subdomain sub_;
     BackendChoice backend_;
     std::unique_ptr<backend::Engine> engine_;
 };

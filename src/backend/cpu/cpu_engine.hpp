@@ -14,6 +14,7 @@
 #include "kernel/node_class.hpp"
 #include "kernel/observe.hpp"
 #include "kernel/stream_collide.hpp"
+#include "parallel/comm.hpp"
 
 namespace barracuda::backend::cpu {
 
@@ -31,8 +32,14 @@ public:
           cells_(s.grid.cells()),
           a_(std::size_t(L::Q) * cells_, S{}),
           b_(two_copy ? std::size_t(L::Q) * cells_ : 0, S{}),
-          class_(kernel::classify_nodes<L>(s.grid, s.faces, s.node_kind)),
-          collision_(CollisionFactory<Collision>::make(s)) {}
+          class_(kernel::node_classes<L>(s)),
+          border_(kernel::border_cells(class_)),
+          collision_(CollisionFactory<Collision>::make(s)) {
+        for (const auto& m : s.halo.messages) {
+            send_.emplace_back(m.send.size());
+            recv_.emplace_back(m.recv.size());
+        }
+    }
 
     std::string description() const override { return describe<L, Eq, Store>("cpu", setup_); }
 
@@ -41,13 +48,33 @@ public:
         odd_ = false;
         clock_ = 0;
         place_equilibrium<L, Eq>(setup_, class_, previous_store(), rho, u);
+        if constexpr (two_copy) {
+            // The ghosts take the neighbours' initial state, as after a step.
+            pack(a_);
+            exchange();
+            unpack(a_);
+        }
     }
 
     void step(std::int64_t steps) override {
         for (std::int64_t n = 0; n < steps; ++n) {
             const Kernel k = make_kernel();
+            if (send_.empty()) {
 #pragma omp parallel for schedule(static)
-            for (std::int64_t c = 0; c < cells_; ++c) k(c);
+                for (std::int64_t c = 0; c < cells_; ++c) k(c);
+            } else if constexpr (two_copy) {
+                // The cells the neighbours need first, then their exchange while the rest
+                // is updated (seed 003 §3.6). The sweep skips the Border cells.
+                const auto nb = std::int64_t(border_.size());
+#pragma omp parallel for schedule(static)
+                for (std::int64_t j = 0; j < nb; ++j) k.update_border(border_[std::size_t(j)]);
+                pack(b_);
+                start_exchange();
+#pragma omp parallel for schedule(static)
+                for (std::int64_t c = 0; c < cells_; ++c) k(c);
+                parallel::Comm::world().wait();
+                unpack(b_);
+            }
             if constexpr (two_copy) a_.swap(b_);
             else odd_ = !odd_;
             ++clock_;
@@ -69,7 +96,7 @@ public:
 
     void populations(std::vector<double>& f) override { posted_populations<L>(make_gather(), f); }
 
-    std::vector<std::array<double, 3>> obstacle_forces() override {
+    std::vector<ForceSum> obstacle_force_sums() override {
         return exchange_forces<L>(make_gather(), setup_.force_links);
     }
 
@@ -82,6 +109,7 @@ public:
             kernel::Partial p = kernel::Partial::identity();
 #pragma omp for schedule(static)
             for (std::int64_t c = 0; c < cells_; ++c) {
+                if (class_[std::size_t(c)] == kernel::Ghost) continue;  // observed by its owner
                 T r, v[3];
                 k.macroscopic(c, r, v);
                 p.add_cell(c, r, v[0], v[1], v[2], lo, hi);
@@ -109,6 +137,38 @@ public:
     std::int64_t memory_bytes() const override { return backend::memory_bytes<L>(setup_); }
 
 private:
+    // Halo exchange (parallel/halo.hpp): populations of the written copy at the
+    // plan's offsets into one buffer per neighbour, and back into the ghosts.
+    void pack(const std::vector<S>& f) {
+        for (std::size_t m = 0; m < send_.size(); ++m) {
+            const auto& at = setup_.halo.messages[m].send;
+            const auto n = std::int64_t(at.size());
+#pragma omp parallel for schedule(static)
+            for (std::int64_t j = 0; j < n; ++j) send_[m][std::size_t(j)] = f[std::size_t(at[std::size_t(j)])];
+        }
+    }
+    void unpack(std::vector<S>& f) {
+        for (std::size_t m = 0; m < recv_.size(); ++m) {
+            const auto& at = setup_.halo.messages[m].recv;
+            const auto n = std::int64_t(at.size());
+#pragma omp parallel for schedule(static)
+            for (std::int64_t j = 0; j < n; ++j) f[std::size_t(at[std::size_t(j)])] = recv_[m][std::size_t(j)];
+        }
+    }
+    void start_exchange() {
+        std::vector<parallel::Transfer> r, s;
+        for (std::size_t m = 0; m < send_.size(); ++m) {
+            const auto& msg = setup_.halo.messages[m];
+            r.push_back({recv_[m].data(), recv_[m].size() * sizeof(S), msg.peer, msg.recv_tag});
+            s.push_back({send_[m].data(), send_[m].size() * sizeof(S), msg.peer, msg.send_tag});
+        }
+        parallel::Comm::world().start(r, s);
+    }
+    void exchange() {
+        start_exchange();
+        parallel::Comm::world().wait();
+    }
+
     /// The store the next step reads and writes.
     Store make_store() const {
         S* a = const_cast<S*>(a_.data());
@@ -138,6 +198,8 @@ private:
     std::int64_t cells_;
     std::vector<S> a_, b_;
     std::vector<std::uint8_t> class_;
+    std::vector<storage::index_t> border_;  // Border cells (a subdomain's outer owned layer)
+    std::vector<std::vector<S>> send_, recv_;  // one buffer per halo message
     bool odd_ = false;         // in-place: parity of the next step
     std::uint32_t clock_ = 0;  // steps since initialisation (stochastic FP16 rounding)
     std::vector<T> prev_u_;

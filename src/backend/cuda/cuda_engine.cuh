@@ -15,6 +15,7 @@
 #include "kernel/observe.hpp"
 #include "kernel/stream_collide.hpp"
 #include "kernel/node_class.hpp"
+#include "parallel/comm.hpp"
 
 namespace barracuda::backend::cuda {
 
@@ -41,6 +42,29 @@ __global__ void __launch_bounds__(update_block_size)
     if (j < count) k.update_boundary(list[j]);
 }
 
+// The owned cells next to the ghost layers, first in each step of a subdomain.
+template <class K>
+__global__ void __launch_bounds__(update_block_size)
+    border_kernel(const __grid_constant__ K k, const storage::index_t* list, storage::index_t count) {
+    const storage::index_t j = storage::index_t(blockIdx.x) * blockDim.x + threadIdx.x;
+    if (j < count) k.update_border(list[j]);
+}
+
+// Halo exchange (parallel/halo.hpp): populations at the plan's offsets into the
+// send buffer, and the receive buffer into the ghosts.
+template <class S>
+__global__ void __launch_bounds__(block_size)
+    pack_kernel(const S* __restrict__ f, const storage::index_t* __restrict__ at, S* __restrict__ buf, storage::index_t n) {
+    const storage::index_t j = storage::index_t(blockIdx.x) * blockDim.x + threadIdx.x;
+    if (j < n) buf[j] = f[at[j]];
+}
+template <class S>
+__global__ void __launch_bounds__(block_size)
+    unpack_kernel(S* __restrict__ f, const storage::index_t* __restrict__ at, const S* __restrict__ buf, storage::index_t n) {
+    const storage::index_t j = storage::index_t(blockIdx.x) * blockDim.x + threadIdx.x;
+    if (j < n) f[at[j]] = buf[j];
+}
+
 template <class K, class T>
 __global__ void __launch_bounds__(block_size) observe_kernel(const __grid_constant__ K k, double lo, double hi, T* prev_u,
                                                              kernel::Partial* partials) {
@@ -48,6 +72,7 @@ __global__ void __launch_bounds__(block_size) observe_kernel(const __grid_consta
     const storage::index_t n = k.grid.cells();
     for (storage::index_t cell = storage::index_t(blockIdx.x) * blockDim.x + threadIdx.x; cell < n;
          cell += storage::index_t(gridDim.x) * blockDim.x) {
+        if (k.node_class[cell] == kernel::Ghost) continue;  // observed by its owner rank
         T r, v[3];
         k.macroscopic(cell, r, v);
         p.add_cell(cell, r, v[0], v[1], v[2], lo, hi);
@@ -71,23 +96,27 @@ __global__ void __launch_bounds__(block_size) observe_kernel(const __grid_consta
 // links of obstacle k are links[offsets[k] .. offsets[k + 1]); blockIdx.y picks
 // the obstacle (striding by gridDim.y when there are more), the blocks along x
 // share its links, and each block writes its sum (double) to partials[k][block],
-// which the host adds in a fixed order.
+// which the host adds. Per-cell sums are double, the rest order-independent
+// FixedSums (kernel/fixed_sum.hpp): the result equals the CPU's bit for bit.
 template <class L, class G>
 __global__ void __launch_bounds__(block_size)
     force_kernel(const __grid_constant__ G g, const kernel::ForceLink* links, const storage::index_t* offsets,
-                 int obstacles, double* partials) {
-    __shared__ double shared[3][block_size];
+                 int obstacles, kernel::FixedSum* partials) {
+    __shared__ kernel::FixedSum shared[3][block_size];
     for (int k = blockIdx.y; k < obstacles; k += gridDim.y) {  // uniform within a block
-        double F[3] = {0, 0, 0};
+        kernel::FixedSum F[3];
         const storage::index_t end = offsets[k + 1];
         for (storage::index_t j = offsets[k] + storage::index_t(blockIdx.x) * blockDim.x + threadIdx.x; j < end;
-             j += storage::index_t(gridDim.x) * blockDim.x)
-            kernel::add_exchange<L>(g, links[j], F);
+             j += storage::index_t(gridDim.x) * blockDim.x) {
+            double cell[3] = {0, 0, 0};
+            kernel::add_exchange<L>(g, links[j], cell);
+            for (int a = 0; a < 3; ++a) F[a].add(cell[a]);
+        }
         for (int a = 0; a < 3; ++a) shared[a][threadIdx.x] = F[a];
         __syncthreads();
         for (int s = block_size / 2; s > 0; s >>= 1) {
             if (threadIdx.x < s)
-                for (int a = 0; a < 3; ++a) shared[a][threadIdx.x] += shared[a][threadIdx.x + s];
+                for (int a = 0; a < 3; ++a) shared[a][threadIdx.x].merge(shared[a][threadIdx.x + s]);
             __syncthreads();
         }
         if (threadIdx.x == 0)
@@ -134,7 +163,7 @@ public:
           b_(two_copy ? std::size_t(L::Q) * cells_ : 0),
           class_(cells_),
           clock_(1),
-          host_class_(kernel::classify_nodes<L>(s.grid, s.faces, s.node_kind)),
+          host_class_(kernel::node_classes<L>(s)),
           collision_(CollisionFactory<Collision>::make(s)) {
         check(cudaMemcpy(class_.get(), host_class_.data(), cells_, cudaMemcpyHostToDevice), "copy node classes");
         std::vector<storage::index_t> list;
@@ -147,11 +176,18 @@ public:
         upload_force_links();
         // A blocking stream: the synchronous copies on the default stream order with it.
         check(cudaStreamCreate(&stream_), "cudaStreamCreate");
+        if (!s.halo.messages.empty()) {
+            if constexpr (!two_copy) throw CaseError("model.streaming = \"in-place\" is not offered with more than one rank");
+            setup_halo(kernel::border_cells(host_class_));
+        }
         check(cudaMemset(clock_.get(), 0, sizeof(std::uint32_t)), "cudaMemset");
     }
     ~CudaEngine() override {
         for (auto g : graph_)
             if (g) cudaGraphExecDestroy(g);
+        if (interior_) cudaStreamDestroy(interior_);
+        if (host_send_) cudaFreeHost(host_send_);
+        if (host_recv_) cudaFreeHost(host_recv_);
         cudaStreamDestroy(stream_);
     }
 
@@ -167,6 +203,7 @@ public:
         check(cudaMemcpy(a_.get(), f.data(), f.size() * sizeof(S), cudaMemcpyHostToDevice), "upload populations");
         if constexpr (two_copy)
             check(cudaMemcpy(b_.get(), f.data(), f.size() * sizeof(S), cudaMemcpyHostToDevice), "upload populations");
+        exchange_initial();
     }
 
     void initialize_uniform(double rho, const std::array<double, 3>& u) override {
@@ -182,12 +219,17 @@ public:
             check(cudaMemcpyAsync(b_.get(), a_.get(), a_.size() * sizeof(S), cudaMemcpyDeviceToDevice, stream_),
                   "copy populations");
         check(cudaStreamSynchronize(stream_), "uniform_kernel");
+        exchange_initial();
     }
 
     /// Steps in batches captured once as a CUDA graph (one launch per batch), so
     /// that small grids are not bound by launch overhead.
     void step(std::int64_t steps) override {
         std::int64_t n = 0;
+        if (interior_) {  // a subdomain: MPI between the kernels of each step, no graphs
+            for (; n < steps; ++n) step_subdomain();
+            return;
+        }
         if (steps >= graph_steps) {
             cudaGraphExec_t& graph = graph_[phase()];
             if (!graph) graph = capture_graph();
@@ -222,21 +264,21 @@ public:
         posted_populations<L>(g, f);
     }
 
-    std::vector<std::array<double, 3>> obstacle_forces() override {
+    std::vector<ForceSum> obstacle_force_sums() override {
         const int n = int(setup_.force_links.size());
-        std::vector<std::array<double, 3>> out(std::size_t(n), std::array<double, 3>{0, 0, 0});
+        std::vector<ForceSum> out(std::size_t(n));
         if (force_links_.size() == 0) return out;  // no obstacle has a link
         const dim3 grid(force_blocks_, unsigned(std::min(n, 65535)));
         force_kernel<L><<<grid, block_size, 0, stream_>>>(make_gather(), force_links_.get(), force_offsets_.get(), n,
                                                           force_partials_.get());
         check(cudaGetLastError(), "force_kernel launch");
         check(cudaStreamSynchronize(stream_), "force_kernel");
-        std::vector<double> h(force_partials_.size());
-        check(cudaMemcpy(h.data(), force_partials_.get(), h.size() * sizeof(double), cudaMemcpyDeviceToHost),
+        std::vector<kernel::FixedSum> h(force_partials_.size());
+        check(cudaMemcpy(h.data(), force_partials_.get(), h.size() * sizeof(h[0]), cudaMemcpyDeviceToHost),
               "download forces");
         for (std::size_t k = 0; k < out.size(); ++k)
             for (unsigned b = 0; b < force_blocks_; ++b)
-                for (int a = 0; a < 3; ++a) out[k][std::size_t(a)] += h[(k * force_blocks_ + b) * 3 + std::size_t(a)];
+                for (int a = 0; a < 3; ++a) out[k][std::size_t(a)].merge(h[(k * force_blocks_ + b) * 3 + std::size_t(a)]);
         return out;
     }
 
@@ -300,7 +342,99 @@ private:
               "copy force link offsets");
         // Enough blocks per obstacle to spread its links, few enough to add up on the host.
         force_blocks_ = unsigned(std::clamp<std::size_t>((longest + block_size - 1) / block_size, 1, 64));
-        force_partials_ = DeviceArray<double>(lists.size() * force_blocks_ * 3);
+        force_partials_ = DeviceArray<kernel::FixedSum>(lists.size() * force_blocks_ * 3);
+    }
+
+    // --- A rank's subdomain (parallel/halo.hpp) ---
+    /// Device copies of the border list and the halo offsets; one send and one receive
+    /// buffer for all messages (on the device, and pinned on the host unless MPI is
+    /// CUDA-aware); a second stream for the interior.
+    void setup_halo(const std::vector<storage::index_t>& border) {
+        border_cells_ = DeviceArray<storage::index_t>(border.size());
+        if (!border.empty())
+            check(cudaMemcpy(border_cells_.get(), border.data(), border.size() * sizeof(border[0]), cudaMemcpyHostToDevice),
+                  "copy border cell list");
+        std::vector<storage::index_t> send, recv;
+        for (const auto& m : setup_.halo.messages) {
+            message_at_.push_back(send.size());
+            send.insert(send.end(), m.send.begin(), m.send.end());
+            recv.insert(recv.end(), m.recv.begin(), m.recv.end());
+        }
+        message_at_.push_back(send.size());
+        send_at_ = DeviceArray<storage::index_t>(send.size());
+        recv_at_ = DeviceArray<storage::index_t>(recv.size());
+        check(cudaMemcpy(send_at_.get(), send.data(), send.size() * sizeof(send[0]), cudaMemcpyHostToDevice), "copy halo");
+        check(cudaMemcpy(recv_at_.get(), recv.data(), recv.size() * sizeof(recv[0]), cudaMemcpyHostToDevice), "copy halo");
+        send_buf_ = DeviceArray<S>(send.size());
+        recv_buf_ = DeviceArray<S>(recv.size());
+        if (!parallel::Comm::world().cuda_aware()) {
+            check(cudaMallocHost(&host_send_, send.size() * sizeof(S)), "cudaMallocHost");
+            check(cudaMallocHost(&host_recv_, recv.size() * sizeof(S)), "cudaMallocHost");
+        }
+        check(cudaStreamCreateWithFlags(&interior_, cudaStreamNonBlocking), "cudaStreamCreate");
+    }
+    unsigned blocks_for(storage::index_t n) const { return unsigned((n + block_size - 1) / block_size); }
+    /// Packs copy f, exchanges, unpacks into f's ghosts; on stream_, returning after the unpack.
+    void pack_send(const S* f) {
+        const auto n = storage::index_t(send_at_.size());
+        pack_kernel<<<blocks_for(n), block_size, 0, stream_>>>(f, send_at_.get(), send_buf_.get(), n);
+        if (host_send_)
+            check(cudaMemcpyAsync(host_send_, send_buf_.get(), n * sizeof(S), cudaMemcpyDeviceToHost, stream_), "halo D2H");
+        check(cudaStreamSynchronize(stream_), "halo pack");
+        std::vector<parallel::Transfer> r, s;
+        S* sb = host_send_ ? host_send_ : send_buf_.get();
+        S* rb = host_recv_ ? host_recv_ : recv_buf_.get();
+        for (std::size_t m = 0; m < setup_.halo.messages.size(); ++m) {
+            const auto& msg = setup_.halo.messages[m];
+            const std::size_t at = message_at_[m], count = message_at_[m + 1] - at;
+            r.push_back({rb + at, count * sizeof(S), msg.peer, msg.recv_tag});
+            s.push_back({sb + at, count * sizeof(S), msg.peer, msg.send_tag});
+        }
+        parallel::Comm::world().start(r, s);
+    }
+    void receive_unpack(S* f) {
+        parallel::Comm::world().wait();
+        const auto n = storage::index_t(recv_at_.size());
+        if (host_recv_)
+            check(cudaMemcpyAsync(recv_buf_.get(), host_recv_, n * sizeof(S), cudaMemcpyHostToDevice, stream_), "halo H2D");
+        unpack_kernel<<<blocks_for(n), block_size, 0, stream_>>>(f, recv_at_.get(), recv_buf_.get(), n);
+        check(cudaGetLastError(), "unpack_kernel launch");
+    }
+    void exchange_initial() {
+        if (!interior_) return;
+        if constexpr (two_copy) {
+            // a_ and b_ hold the same initial state; both get the neighbours' ghosts.
+            pack_send(a_.get());
+            receive_unpack(a_.get());
+            check(cudaMemcpyAsync(b_.get(), a_.get(), a_.size() * sizeof(S), cudaMemcpyDeviceToDevice, stream_),
+                  "copy populations");
+            check(cudaStreamSynchronize(stream_), "halo exchange");
+        }
+    }
+    /// One step of a subdomain (two copies): the border cells, their exchange on the
+    /// host while the interior runs on its own stream (seed 003 §3.6), the ghosts.
+    void step_subdomain() {
+        if constexpr (two_copy) {
+            const Kernel k = make_kernel();
+            const auto nb = storage::index_t(border_cells_.size());
+            if (nb > 0)
+                border_kernel<<<unsigned((nb + update_block_size - 1) / update_block_size), update_block_size, 0,
+                                stream_>>>(k, border_cells_.get(), nb);
+            // The interior only reads copy a_, which the border kernel does not write.
+            const auto b = unsigned((cells_ + update_block_size - 1) / update_block_size);
+            bulk_kernel<<<b, update_block_size, 0, interior_>>>(k, cells_);
+            const auto count = storage::index_t(boundary_cells_.size());
+            if (count > 0)
+                boundary_kernel<<<unsigned((count + update_block_size - 1) / update_block_size), update_block_size, 0,
+                                  interior_>>>(k, boundary_cells_.get(), count);
+            check(cudaGetLastError(), "stream-collide launch");
+            pack_send(b_.get());
+            receive_unpack(b_.get());
+            if constexpr (sizeof(S) == 2) tick_kernel<<<1, 1, 0, stream_>>>(clock_.get());
+            check(cudaStreamSynchronize(interior_), "stream-collide (interior)");
+            check(cudaStreamSynchronize(stream_), "halo exchange");
+            advance();
+        }
     }
     // The phase of the pattern: which copy is read (two-copy) or the parity (in place).
     bool phase() const { return two_copy ? swapped_ : odd_; }
@@ -380,7 +514,14 @@ private:
     DeviceArray<kernel::Partial> partials_;
     DeviceArray<kernel::ForceLink> force_links_;     // every obstacle's links, one after another
     DeviceArray<storage::index_t> force_offsets_;    // obstacle k: [offsets[k], offsets[k + 1])
-    DeviceArray<double> force_partials_;             // [obstacle][block][axis]
+    DeviceArray<kernel::FixedSum> force_partials_;   // [obstacle][block][axis]
+    DeviceArray<storage::index_t> border_cells_;     // a subdomain's Border cells
+    DeviceArray<storage::index_t> send_at_, recv_at_;  // halo offsets, all messages one after another
+    DeviceArray<S> send_buf_, recv_buf_;
+    std::vector<std::size_t> message_at_;            // message m: [message_at_[m], message_at_[m + 1])
+    S* host_send_ = nullptr;                         // pinned staging, when MPI is not CUDA-aware
+    S* host_recv_ = nullptr;
+    cudaStream_t interior_ = nullptr;                // a subdomain's interior update
     unsigned force_blocks_ = 1;
     Collision collision_;
     cudaStream_t stream_ = nullptr;

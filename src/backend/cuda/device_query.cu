@@ -12,6 +12,8 @@ std::vector<GpuInfo> cuda_devices() {
         cudaGetLastError();  // clear the sticky "no device" error
         return out;
     }
+    int current = 0;
+    cudaGetDevice(&current);
     for (int d = 0; d < n; ++d) {
         cudaDeviceProp p{};
         if (cudaGetDeviceProperties(&p, d) != cudaSuccess) continue;
@@ -26,7 +28,25 @@ std::vector<GpuInfo> cuda_devices() {
             g.free_memory = std::int64_t(free_b);
         out.push_back(g);
     }
+    cudaSetDevice(current);  // querying must not change the GPU this process uses
     return out;
+}
+
+int cuda_device_count() {
+    int n = 0;
+    if (cudaGetDeviceCount(&n) != cudaSuccess) {
+        cudaGetLastError();
+        return 0;
+    }
+    return n;
+}
+
+void use_cuda_device(int index) { cudaSetDevice(index); }
+
+std::int64_t cuda_free_memory() {
+    size_t free_b = 0, total_b = 0;
+    if (cudaMemGetInfo(&free_b, &total_b) != cudaSuccess) return 0;
+    return std::int64_t(free_b);
 }
 
 int cuda_runtime_version() {

@@ -1,0 +1,72 @@
+#include "parallel/halo.hpp"
+
+namespace barracuda::parallel {
+
+namespace {
+
+// Local cells of the layer on side d: for d_a = -1 the first owned layer (send) or
+// the low ghost layer (receive), for +1 the last owned layer or the high ghost
+// layer, for 0 the whole owned range.
+std::vector<storage::index_t> layer(const Subdomain& s, const storage::Grid& g, int code, bool ghost) {
+    int lo[3], hi[3];
+    for (int a = 0; a < 3; ++a) {
+        const auto A = std::size_t(a);
+        const int d = offset_of(code, a);
+        const int first = s.ghost_lo[A], last = s.ghost_lo[A] + s.owned_size[A] - 1;
+        if (d == 0) lo[a] = first, hi[a] = last;
+        else if (d < 0) lo[a] = hi[a] = ghost ? first - 1 : first;
+        else lo[a] = hi[a] = ghost ? last + 1 : last;
+    }
+    std::vector<storage::index_t> cells;
+    for (int z = lo[2]; z <= hi[2]; ++z)
+        for (int y = lo[1]; y <= hi[1]; ++y)
+            for (int x = lo[0]; x <= hi[0]; ++x) cells.push_back(g.index(x, y, z));
+    return cells;
+}
+
+template <class L>
+HaloPlan plan(const Subdomain& s) {
+    HaloPlan out;
+    const storage::Grid g = s.local_grid();
+    const storage::index_t cells = g.cells();
+    for (int code = 0; code < 27; ++code) {
+        const int peer = s.neighbour[std::size_t(code)];
+        if (peer < 0) continue;
+        // Sent: populations of our outer layer moving towards the neighbour at d
+        // (c_i,a = d_a on the axes where d_a != 0). Received into the ghost layer at
+        // d: those that stream from it into our cells (c_i,a = -d_a), which are the
+        // neighbour's sent set, since it sees us at -d.
+        std::vector<int> send_dirs, recv_dirs;
+        for (int i = 0; i < L::Q; ++i) {
+            bool towards = true, from = true;
+            for (int a = 0; a < 3; ++a) {
+                const int d = offset_of(code, a);
+                if (d == 0) continue;
+                towards = towards && L::c(i, a) == d;
+                from = from && L::c(i, a) == -d;
+            }
+            if (towards) send_dirs.push_back(i);
+            if (from) recv_dirs.push_back(i);
+        }
+        if (send_dirs.empty()) continue;  // e.g. the corners of D3Q19
+        HaloMessage m;
+        m.peer = peer;
+        m.send_tag = code;
+        m.recv_tag = 26 - code;  // the neighbour sent with its offset, -d
+        const auto send_cells = layer(s, g, code, false), recv_cells = layer(s, g, code, true);
+        for (int i : send_dirs)
+            for (auto c : send_cells) m.send.push_back(storage::index_t(i) * cells + c);
+        for (int i : recv_dirs)
+            for (auto c : recv_cells) m.recv.push_back(storage::index_t(i) * cells + c);
+        out.messages.push_back(std::move(m));
+    }
+    return out;
+}
+
+}  // namespace
+
+HaloPlan make_halo_plan(lattice::Kind lattice, const Subdomain& sub) {
+    return lattice::visit(lattice, [&](auto lat) { return plan<decltype(lat)>(sub); });
+}
+
+}  // namespace barracuda::parallel

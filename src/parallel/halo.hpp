@@ -1,0 +1,38 @@
+// Which populations cross each face, edge and corner of a subdomain (seed 003
+// §3.6): after a step, a rank sends to the neighbour at offset d the
+// post-collision populations of its outermost owned layer(s) on that side whose
+// velocity points at the neighbour (c_i,a = d_a on every axis where d_a != 0),
+// and receives the same set into its ghost cells on that side. Nothing else is
+// exchanged: D3Q19 moves 5 populations per face cell and 1 per edge cell, none
+// per corner.
+#pragma once
+#include <cstdint>
+#include <vector>
+
+#include "lattice/lattice.hpp"
+#include "parallel/decomposition.hpp"
+#include "storage/grid.hpp"
+
+namespace barracuda::parallel {
+
+/// One neighbour's traffic. Offsets are into a population array laid out as
+/// [i * cells + cell] over the local box; both sides list their cells in the same
+/// (x-fastest, global) order, so the k-th sent value lands in the k-th receive slot.
+struct HaloMessage {
+    int peer = -1;
+    int send_tag = 0, recv_tag = 0;  // offset codes: a peer that is a neighbour on two sides gets two messages
+    std::vector<storage::index_t> send, recv;
+};
+
+struct HaloPlan {
+    std::vector<HaloMessage> messages;
+    std::int64_t values() const {
+        std::int64_t n = 0;
+        for (const auto& m : messages) n += std::int64_t(m.send.size());
+        return n;
+    }
+};
+
+HaloPlan make_halo_plan(lattice::Kind lattice, const Subdomain& sub);
+
+}  // namespace barracuda::parallel
