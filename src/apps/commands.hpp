@@ -32,6 +32,9 @@ struct BenchOptions {
     int repetitions = 5;
     std::int64_t copy_bytes = 0;  // copy-bandwidth buffer; 0: 1 GiB on a GPU, 256 MiB on the CPU
     bool json = false;
+    /// Under mpirun: each rank a `size` block (weak scaling) instead of one `size` box
+    /// split over the ranks (strong scaling).
+    bool weak = false;
     std::string command_line;  // as typed, for the report
 };
 int bench_command(const BenchOptions& options);

@@ -87,6 +87,9 @@ int run_main(int argc, char** argv) {
                           "Size of each copy-bandwidth buffer in bytes (default 1073741824 on a GPU, 268435456 on the CPU)")
         ->check(CLI::Range(std::int64_t(1) << 20, std::int64_t(1) << 40));
     bench_cmd->add_flag("--json", bench.json, "Print one JSON document instead of a table");
+    bench_cmd->add_flag("--weak", bench.weak,
+                        "Under mpirun: every rank gets a --size block (weak scaling); default: one --size box split "
+                        "over the ranks (strong scaling)");
 
     try {
         app.parse(argc, argv);

@@ -266,7 +266,7 @@ public:
 
     std::vector<ForceSum> obstacle_force_sums() override {
         const int n = int(setup_.force_links.size());
-        std::vector<ForceSum> out(std::size_t(n));
+        std::vector<ForceSum> out(static_cast<std::size_t>(n));
         if (force_links_.size() == 0) return out;  // no obstacle has a link
         const dim3 grid(force_blocks_, unsigned(std::min(n, 65535)));
         force_kernel<L><<<grid, block_size, 0, stream_>>>(make_gather(), force_links_.get(), force_offsets_.get(), n,
