@@ -30,16 +30,16 @@ build-device/tests/barracuda_gpu_tests > "$out/gpu_tests.txt" 2>&1
 grep -E "^\[  |FAILED|Failure" "$out/gpu_tests.txt" | tail -5
 echo "== MPI decomposition tests (CPU backend), 1/2/4 ranks"
 for n in 1 2 4; do
-  OMP_NUM_THREADS=4 mpirun -np $n --oversubscribe build-device/tests/barracuda_mpi_tests > "$out/mpi_tests_$n.txt" 2>&1
+  OMP_NUM_THREADS=4 mpirun -np $n --oversubscribe build-device/tests/barracuda_mpi_tests --gtest_color=no > "$out/mpi_tests_$n.txt" 2>&1
   echo "  $n ranks: $(grep -E '^\[  (PASSED|FAILED)' "$out/mpi_tests_$n.txt" | tr '\n' ' ')"
 done
 
 echo "== 2 GPUs against 1 GPU, bit for bit (sphere in a periodic channel, forces)"
-case=cases/sphere3d.toml
-common=(--set run.steps=600 --set output.interval=300 --set 'forces.obstacles=["sphere"]' --set forces.reference_velocity=0.05
+case=$PWD/cases/sphere3d.toml
+common=(--set model.collision=trt --set run.steps=600 --set output.interval=300 --set 'forces.obstacles=["sphere"]' --set forces.reference_velocity=0.05
         --set forces.reference_area=113.1 --set forces.interval=100 --set 'output.formats=["vti"]' -q)
-(cd /tmp && $bin run $PWD/$case "${common[@]}" --backend cuda --out /tmp/gpu1) > "$out/gpu1.txt" 2>&1
-(cd /tmp && mpirun -np 2 $bin run $OLDPWD/$case "${common[@]}" --backend cuda --out /tmp/gpu2) > "$out/gpu2.txt" 2>&1
+(cd /tmp && $bin run $case "${common[@]}" --backend cuda --out /tmp/gpu1) > "$out/gpu1.txt" 2>&1
+(cd /tmp && mpirun -np 2 $bin run $case "${common[@]}" --backend cuda --out /tmp/gpu2) > "$out/gpu2.txt" 2>&1
 tail -4 "$out/gpu2.txt"
 if cmp -s /tmp/gpu1/forces.csv /tmp/gpu2/forces.csv; then echo "  forces.csv identical"; else echo "  forces.csv DIFFER"; diff /tmp/gpu1/forces.csv /tmp/gpu2/forces.csv | head -6; fi
 cp /tmp/gpu1/forces.csv "$out/forces_1gpu.csv"; cp /tmp/gpu2/forces.csv "$out/forces_2gpu.csv"

@@ -91,9 +91,12 @@ int run_command(const RunOptions& options) {
                       << sub.dims[2] << "] subdomains of about " << sub.owned_size[0] << " x " << sub.owned_size[1]
                       << " x " << sub.owned_size[2] << " cells, " << comm.local_size() << " on this node; MPI: "
                       << comm.library();
-            if (simulation.backend() == sim::BackendChoice::Cuda)
-                std::cerr << (comm.cuda_aware() ? "; CUDA-aware (halos from device memory)"
-                                                : "; not CUDA-aware (halos staged in pinned host memory)");
+            if (simulation.backend() == sim::BackendChoice::Cuda) {
+                std::cerr << (comm.cuda_aware() ? "; CUDA-aware" : "; not CUDA-aware");
+                std::cerr << (comm.all_same_node() ? "; halos GPU to GPU by CUDA IPC (MPI only signals)"
+                              : comm.cuda_aware() ? "; halos from device memory"
+                                                  : "; halos staged in pinned host memory");
+            }
             std::cerr << "\n";
         }
         io::RunWriter writer(spec, out_dir, &sub);

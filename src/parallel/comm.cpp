@@ -59,7 +59,11 @@ void Comm::init(int& argc, char**& argv) {
     MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, w.rank_, MPI_INFO_NULL, &node);
     MPI_Comm_rank(node, &w.local_rank_);
     MPI_Comm_size(node, &w.local_size_);
+    int leader = w.rank_;
+    MPI_Bcast(&leader, 1, MPI_INT, 0, node);  // the node's first rank names the node
     MPI_Comm_free(&node);
+    w.node_of_.assign(std::size_t(w.size_), 0);
+    MPI_Allgather(&leader, 1, MPI_INT, w.node_of_.data(), 1, MPI_INT, MPI_COMM_WORLD);
 #if defined(MPIX_CUDA_AWARE_SUPPORT)
     w.cuda_aware_ = MPIX_Query_cuda_support() == 1;
 #endif

@@ -34,6 +34,16 @@ public:
     int local_rank() const { return local_rank_; }
     int local_size() const { return local_size_; }
     bool with_mpi() const { return mpi_; }
+    /// Whether every rank runs on one node.
+    bool all_same_node() const {
+        for (int n : node_of_)
+            if (n != node_of_[0]) return false;
+        return true;
+    }
+    /// Whether `rank` runs on this rank's node (shared memory; GPUs that can reach each other).
+    bool same_node(int rank) const {
+        return rank >= 0 && std::size_t(rank) < node_of_.size() && node_of_[std::size_t(rank)] == node_of_[std::size_t(rank_)];
+    }
     /// Whether device pointers may be handed to MPI (MPIX_Query_cuda_support()).
     bool cuda_aware() const { return cuda_aware_; }
     /// Whether this binary was built with MPI at all (for error messages).
@@ -64,6 +74,7 @@ public:
 private:
     int rank_ = 0, size_ = 1, local_rank_ = 0, local_size_ = 1;
     bool mpi_ = false, cuda_aware_ = false;
+    std::vector<int> node_of_{0};  // per rank: the world rank of its node's first rank
     // The MPI requests of start() live in comm.cpp: mpi.h stays out of this header.
 };
 

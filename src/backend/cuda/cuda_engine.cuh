@@ -4,6 +4,8 @@
 // Steps run on the engine's own stream, in batches captured as CUDA graphs.
 #pragma once
 #include <algorithm>
+#include <cstring>
+#include <map>
 #include <array>
 #include <cmath>
 #include <vector>
@@ -175,8 +177,14 @@ public:
                   "copy boundary cell list");
         upload_force_links();
         // A blocking stream: the synchronous copies on the default stream order with it.
-        check(cudaStreamCreate(&stream_), "cudaStreamCreate");
-        if (!s.halo.messages.empty()) {
+        if (s.halo.messages.empty()) {
+            check(cudaStreamCreate(&stream_), "cudaStreamCreate");
+        } else {
+            // A subdomain: the border cells, packing and unpacking go first on the GPU, ahead
+            // of the interior's blocks, so that the exchange overlaps the interior update.
+            int least = 0, greatest = 0;
+            check(cudaDeviceGetStreamPriorityRange(&least, &greatest), "cudaDeviceGetStreamPriorityRange");
+            check(cudaStreamCreateWithPriority(&stream_, cudaStreamDefault, greatest), "cudaStreamCreateWithPriority");
             if constexpr (!two_copy) throw CaseError("model.streaming = \"in-place\" is not offered with more than one rank");
             setup_halo(kernel::border_cells(host_class_));
         }
@@ -186,6 +194,9 @@ public:
         for (auto g : graph_)
             if (g) cudaGraphExecDestroy(g);
         if (interior_) cudaStreamDestroy(interior_);
+        for (auto& [peer, base] : ipc_open_)
+            for (S* b : base)
+                if (b) cudaIpcCloseMemHandle(b);
         if (host_send_) cudaFreeHost(host_send_);
         if (host_recv_) cudaFreeHost(host_recv_);
         cudaStreamDestroy(stream_);
@@ -367,17 +378,77 @@ private:
         check(cudaMemcpy(recv_at_.get(), recv.data(), recv.size() * sizeof(recv[0]), cudaMemcpyHostToDevice), "copy halo");
         send_buf_ = DeviceArray<S>(send.size());
         recv_buf_ = DeviceArray<S>(recv.size());
-        if (!parallel::Comm::world().cuda_aware()) {
+        const auto& comm = parallel::Comm::world();
+        if (comm.all_same_node()) {  // the same verdict on every rank: setup_ipc is collective
+            setup_ipc(recv.size());
+        } else if (!comm.cuda_aware()) {
             check(cudaMallocHost(&host_send_, send.size() * sizeof(S)), "cudaMallocHost");
             check(cudaMallocHost(&host_recv_, recv.size() * sizeof(S)), "cudaMallocHost");
         }
         check(cudaStreamCreateWithFlags(&interior_, cudaStreamNonBlocking), "cudaStreamCreate");
     }
+    /// Every neighbour on this node: each rank writes its halo straight into the
+    /// neighbour's receive buffer (CUDA IPC; NVLink or PCIe peer to peer), then tells
+    /// it so with an empty MPI message. Receive buffers alternate by step, so that a
+    /// neighbour a step ahead never overwrites what this rank has not unpacked yet.
+    void setup_ipc(std::size_t recv_count) {
+        const auto& comm = parallel::Comm::world();
+        for (auto& r : recv_ipc_) r = DeviceArray<S>(std::max<std::size_t>(recv_count, 1));
+        struct Record {
+            cudaIpcMemHandle_t handle[2];
+            int count;
+            struct {
+                int peer, tag;
+                long long offset;
+            } m[26];
+        } mine{};
+        for (int p = 0; p < 2; ++p) check(cudaIpcGetMemHandle(&mine.handle[p], recv_ipc_[p].get()), "cudaIpcGetMemHandle");
+        const auto& msgs = setup_.halo.messages;
+        mine.count = int(msgs.size());
+        for (std::size_t m = 0; m < msgs.size(); ++m)
+            mine.m[m] = {msgs[m].peer, msgs[m].recv_tag, static_cast<long long>(message_at_[m])};
+        const auto all = comm.all_gather(&mine, sizeof mine);
+        for (std::size_t m = 0; m < msgs.size(); ++m) {
+            Record theirs;
+            std::memcpy(&theirs, all.data() + std::size_t(msgs[m].peer) * sizeof theirs, sizeof theirs);
+            auto& base = ipc_open_[msgs[m].peer];
+            for (int p = 0; p < 2; ++p)
+                if (!base[std::size_t(p)]) {
+                    void* ptr = nullptr;
+                    check(cudaIpcOpenMemHandle(&ptr, theirs.handle[p], cudaIpcMemLazyEnablePeerAccess),
+                          "cudaIpcOpenMemHandle");
+                    base[std::size_t(p)] = static_cast<S*>(ptr);
+                }
+            long long offset = -1;
+            for (int k = 0; k < theirs.count; ++k)
+                if (theirs.m[k].peer == comm.rank() && theirs.m[k].tag == msgs[m].send_tag) offset = theirs.m[k].offset;
+            if (offset < 0) throw ResourceError("halo exchange: rank " + std::to_string(msgs[m].peer) + " expects no message from rank " + std::to_string(comm.rank()));
+            ipc_remote_.push_back({base[0] + offset, base[1] + offset});
+        }
+    }
+    bool ipc() const { return !ipc_remote_.empty(); }
     unsigned blocks_for(storage::index_t n) const { return unsigned((n + block_size - 1) / block_size); }
     /// Packs copy f, exchanges, unpacks into f's ghosts; on stream_, returning after the unpack.
     void pack_send(const S* f) {
         const auto n = storage::index_t(send_at_.size());
         pack_kernel<<<blocks_for(n), block_size, 0, stream_>>>(f, send_at_.get(), send_buf_.get(), n);
+        if (ipc()) {
+            for (std::size_t m = 0; m < ipc_remote_.size(); ++m) {
+                const std::size_t at = message_at_[m], count = message_at_[m + 1] - at;
+                check(cudaMemcpyAsync(ipc_remote_[m][std::size_t(parity_)], send_buf_.get() + at, count * sizeof(S),
+                                      cudaMemcpyDeviceToDevice, stream_),
+                      "halo copy to the neighbour's GPU");
+            }
+            check(cudaStreamSynchronize(stream_), "halo copy");
+            // Empty messages: "my halo is in your buffer" (tags offset past the data tags).
+            std::vector<parallel::Transfer> r, s;
+            for (const auto& msg : setup_.halo.messages) {
+                r.push_back({nullptr, 0, msg.peer, msg.recv_tag + 27});
+                s.push_back({nullptr, 0, msg.peer, msg.send_tag + 27});
+            }
+            parallel::Comm::world().start(r, s);
+            return;
+        }
         if (host_send_)
             check(cudaMemcpyAsync(host_send_, send_buf_.get(), n * sizeof(S), cudaMemcpyDeviceToHost, stream_), "halo D2H");
         check(cudaStreamSynchronize(stream_), "halo pack");
@@ -395,6 +466,12 @@ private:
     void receive_unpack(S* f) {
         parallel::Comm::world().wait();
         const auto n = storage::index_t(recv_at_.size());
+        if (ipc()) {
+            unpack_kernel<<<blocks_for(n), block_size, 0, stream_>>>(f, recv_at_.get(), recv_ipc_[parity_].get(), n);
+            check(cudaGetLastError(), "unpack_kernel launch");
+            parity_ ^= 1;
+            return;
+        }
         if (host_recv_)
             check(cudaMemcpyAsync(recv_buf_.get(), host_recv_, n * sizeof(S), cudaMemcpyHostToDevice, stream_), "halo H2D");
         unpack_kernel<<<blocks_for(n), block_size, 0, stream_>>>(f, recv_at_.get(), recv_buf_.get(), n);
@@ -522,6 +599,10 @@ private:
     S* host_send_ = nullptr;                         // pinned staging, when MPI is not CUDA-aware
     S* host_recv_ = nullptr;
     cudaStream_t interior_ = nullptr;                // a subdomain's interior update
+    DeviceArray<S> recv_ipc_[2];                     // CUDA IPC: receive buffers, by step parity
+    std::map<int, std::array<S*, 2>> ipc_open_;      // CUDA IPC: each neighbour's receive buffers
+    std::vector<std::array<S*, 2>> ipc_remote_;      // CUDA IPC: where message m goes, by parity
+    int parity_ = 0;
     unsigned force_blocks_ = 1;
     Collision collision_;
     cudaStream_t stream_ = nullptr;
