@@ -20,11 +20,14 @@ extra=()
   nvidia-smi topo -m
   mpirun --version | head -1
   cmake -S . -B build-device -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 "${extra[@]}"
-  time cmake --build build-device -j32 --target barracuda barracuda_gpu_tests barracuda_mpi_tests
+  targets=(barracuda barracuda_gpu_tests barracuda_mpi_tests)
+  [ "${SCALING_ONLY:-0}" = 1 ] && targets=(barracuda)
+  time cmake --build build-device -j32 --target "${targets[@]}"
 } > "$out/build.log" 2>&1 || { tail -50 "$out/build.log"; exit 1; }
 grep -E "MPI|real" "$out/build.log" | head -5
 bin=$PWD/build-device/src/barracuda
 
+if [ "${SCALING_ONLY:-0}" != 1 ]; then
 echo "== GPU oracle tests"
 build-device/tests/barracuda_gpu_tests > "$out/gpu_tests.txt" 2>&1
 grep -E "^\[  |FAILED|Failure" "$out/gpu_tests.txt" | tail -5
@@ -43,9 +46,11 @@ common=(--set model.collision=trt --set run.steps=600 --set output.interval=300 
 tail -4 "$out/gpu2.txt"
 if cmp -s /tmp/gpu1/forces.csv /tmp/gpu2/forces.csv; then echo "  forces.csv identical"; else echo "  forces.csv DIFFER"; diff /tmp/gpu1/forces.csv /tmp/gpu2/forces.csv | head -6; fi
 cp /tmp/gpu1/forces.csv "$out/forces_1gpu.csv"; cp /tmp/gpu2/forces.csv "$out/forces_2gpu.csv"
+fi
 
 echo "== bench D3Q19 FP32: 1 GPU, 2 GPUs weak, 2 GPUs strong (size $size)"
 b=(bench --json --lattice D3Q19 --precision fp32 --collision bgk --size $size --steps 200 --repetitions 5)
+nvidia-smi --query-gpu=index,memory.used --format=csv > "$out/gpu_memory_idle.txt"
 $bin "${b[@]}" > "$out/scaling_1gpu.json" 2> "$out/bench.err"
 mpirun -np 2 $bin "${b[@]}" --weak > "$out/scaling_2gpu_weak.json" 2>> "$out/bench.err"
 mpirun -np 2 $bin "${b[@]}" > "$out/scaling_2gpu_strong.json" 2>> "$out/bench.err"

@@ -61,7 +61,7 @@ CopyBandwidth measure_cuda_copy_bandwidth(std::int64_t bytes) {
         cudaGetLastError();
         throw ResourceError("copy bandwidth: no CUDA GPU is available on this machine");
     }
-    cuda::check(cudaSetDevice(0), "cudaSetDevice");
+    // Measured on the current GPU (the rank's, under mpirun).
     std::size_t free_b = 0, total_b = 0;
     cuda::check(cudaMemGetInfo(&free_b, &total_b), "cudaMemGetInfo");
     // Two buffers; leave room for the context and whatever else is resident.

@@ -14,8 +14,8 @@ std::unique_ptr<Engine> make_d3q27(const EngineSetup&);
 
 std::unique_ptr<Engine> make_cuda_engine(const EngineSetup& s) {
     check_offered(s);
-    if (cuda_devices().empty()) throw ResourceError("backend = cuda: no CUDA GPU is available on this machine");
-    cuda::check(cudaSetDevice(0), "cudaSetDevice");
+    if (cuda_device_count() == 0) throw ResourceError("backend = cuda: no CUDA GPU is available on this machine");
+    // The engine lives on the current GPU: device 0, or the rank's (use_cuda_device).
     switch (s.lattice) {
         case lattice::Kind::D2Q9: return cuda::make_d2q9(s);
         case lattice::Kind::D3Q15: return cuda::make_d3q15(s);
