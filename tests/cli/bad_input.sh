@@ -288,6 +288,14 @@ for args in "--help" "run --help" "bench --help"; do
     fi
 done
 
+# --- decomposition (one rank here; tests/cli/mpi_run.sh runs several) -----------
+expect "decomposition product differs from the rank count" 3 "domain.decomposition = [2, 1, 1]" \
+    "2 subdomains but the run has 1 rank(s)" "mpirun -np 2" -- "${RUN[@]}" --set "domain.decomposition=[2, 1]"
+expect "decomposition with a zero entry" 3 "domain.decomposition" "between 1 and 65536" -- \
+    "${RUN[@]}" --set "domain.decomposition=[0, 1]"
+expect "decomposition with the wrong number of entries" 3 "domain.decomposition" "has 3 entries but domain.size has 2" -- \
+    "${RUN[@]}" --set "domain.decomposition=[1, 1, 1]"
+
 if ((failures)); then
     echo "bad_input: $failures of $checks checks FAILED" >&2
     exit 1

@@ -1,0 +1,90 @@
+#!/usr/bin/env bash
+# `mpirun -np N barracuda run`: the same case on 1 and 2 ranks writes the same
+# forces.csv and PNG slice (decomposition independence end to end), a .pvti
+# with one piece per rank, the summary once (rank 0); bad input under MPI stops
+# every rank with the documented exit code and one message, without hanging.
+# Skipped (exit 0 with a note) when mpirun is not installed.
+#
+# usage: bash mpi_run.sh <path-to-barracuda> [<source-dir>]
+set -euo pipefail
+
+source "$(dirname "${BASH_SOURCE[0]}")/lib.bash"
+cli_init mpi_run "$@"
+command -v mpirun >/dev/null || { echo "mpi_run: mpirun not found, skipped"; exit 0; }
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMP_NUM_THREADS=1
+MPI=(timeout 300 mpirun -np 2 --oversubscribe)
+
+# A 2D channel with a cylinder cut by the subdomain faces, forces every 50 steps.
+cat >case.toml <<'CASE'
+title = "cli mpi"
+[model]
+lattice = "D2Q9"
+collision = "trt"
+precision = "fp64"
+viscosity = 0.05
+[domain]
+size = [60, 22]
+[boundary.x_min]
+type = "velocity"
+profile = "parabolic"
+velocity = [0.05, 0.0]
+[boundary.x_max]
+type = "pressure"
+density = 1.0
+[[obstacle]]
+name = "cyl"
+shape = "cylinder"
+axis = "z"
+center = [20, 10.5]
+radius = 4
+[forces]
+obstacles = ["cyl"]
+reference_velocity = 0.05
+reference_area = 9
+interval = 50
+[run]
+steps = 200
+check_interval = 50
+[output]
+interval = 100
+CASE
+
+rc=0
+"$BIN" run case.toml --backend cpu -q --out one >"$T/stdout" 2>"$T/stderr" || rc=$?
+[[ $rc == 0 ]] || { fail "1 rank: exit $rc"; show_run; }
+rc=0
+"${MPI[@]}" "$BIN" run case.toml --backend cpu --out two >"$T/stdout" 2>"$T/stderr" || rc=$?
+[[ $rc == 0 ]] || { fail "2 ranks: exit $rc"; show_run; }
+grep -qF "2 ranks as [2, 1, 1]" "$T/stderr" || { fail "the log does not name the rank grid"; show_run; }
+[[ $(grep -c "^done:" "$T/stdout") == 1 ]] || { fail "the summary is not printed once (rank 0 only)"; show_run; }
+cmp -s one/forces.csv two/forces.csv || fail "forces.csv differs between 1 and 2 ranks"
+cmp -s one/slice_00000200.png two/slice_00000200.png || fail "the PNG slice differs between 1 and 2 ranks"
+for f in two/fields_00000200.pvti two/fields_00000200_r0000.vti two/fields_00000200_r0001.vti; do
+    [[ -s $f ]] || fail "$f was not written"
+done
+grep -qF 'Source="fields_00000200_r0001.vti"' two/fields_00000200.pvti || fail "the .pvti does not list rank 1's piece"
+grep -qF 'fields_00000200.pvti' two/fields.pvd || fail "fields.pvd does not list the .pvti"
+((failures)) || echo "ok   1 and 2 ranks agree; pieces, .pvti and .pvd written"
+
+# expect_mpi NAME RC PATTERN -- ARGS: exit code (through mpirun) and one message naming the problem.
+expect_mpi() {
+    local name=$1 want=$2 pattern=$3
+    shift 4
+    local rc=0
+    "${MPI[@]}" "$BIN" "$@" >"$T/stdout" 2>"$T/stderr" || rc=$?
+    if [[ $rc != "$want" ]]; then fail "$name: exit $rc, expected $want"; show_run; return; fi
+    if ! grep -qF -- "$pattern" "$T/stderr"; then fail "$name: stderr does not mention '$pattern'"; show_run; return; fi
+    if [[ $(grep -c "^error" "$T/stderr") != 1 ]]; then fail "$name: the error is not printed once"; show_run; return; fi
+    echo "ok   $name (exit $rc)"
+}
+expect_mpi "decomposition for 4 ranks on 2" 3 "domain.decomposition = [4, 1, 1]: it has 4 subdomains but the run has 2" -- \
+    run case.toml --backend cpu -q --out bad1 --set "domain.decomposition=[4, 1]"
+printf '[model]\nlattice = "D2Q9"\ntau = 0.8\n[domain]\nsize = [40, 3]\ndecomposition = [1, 2]\n' >thin.toml
+expect_mpi "subdomains thinner than the ghost layer" 3 "splitting y (3 cells) into 2 leaves subdomains thinner than 2 cells" -- \
+    run thin.toml --backend cpu -q --out bad2
+expect_mpi "in-place streaming on 2 ranks" 3 "model.streaming = \"in-place\" is not offered with more than one rank" -- \
+    run case.toml --backend cpu -q --out bad3 --set model.streaming=in-place
+expect_mpi "fp16 on 2 ranks" 3 "model.precision = \"fp16\" is not offered with more than one rank" -- \
+    run case.toml --backend cpu -q --out bad4 --set model.precision=fp16
+
+cli_finish mpi_run
