@@ -39,4 +39,14 @@ struct BenchOptions {
 };
 int bench_command(const BenchOptions& options);
 
+struct ValidateOptions {
+    std::vector<std::string> names;  // empty: every registered case
+    bool full = false;               // --full: the paper's resolution (for a GPU); else --short
+    std::string out = "validation-out";
+    std::string backend = "auto";
+    bool list = false, quiet = false;
+    std::string command_line;  // as typed, for the report
+};
+int validate_command(const ValidateOptions& options);
+
 }  // namespace barracuda::apps

@@ -11,6 +11,7 @@ enum ExitCode : int {
     NoResources = 4,    // no GPU for backend = cuda, not enough memory
     Diverged = 5,       // the run became unstable; the last good output is kept
     OutputFailed = 6,   // output could not be written
+    ValidationFailed = 7,  // barracuda validate: a case failed its comparison or could not run
 };
 
 }  // namespace barracuda::apps

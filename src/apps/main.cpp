@@ -43,7 +43,7 @@ int run_main(int argc, char** argv) {
     using namespace barracuda::apps;
     CLI::App app{"Barracuda: a lattice Boltzmann CFD solver for GPUs and CPUs.\n"
                  "Exit codes: 0 ok, 1 internal error, 2 bad command line, 3 invalid case, 4 no GPU or not enough "
-                 "memory, 5 diverged, 6 output failed."};
+                 "memory, 5 diverged, 6 output failed, 7 validation failed."};
     app.require_subcommand(0, 1);
     app.set_version_flag("--version", std::string("barracuda ") + BARRACUDA_VERSION);
 
@@ -91,6 +91,19 @@ int run_main(int argc, char** argv) {
                         "Under mpirun: every rank gets a --size block (weak scaling); default: one --size box split "
                         "over the ranks (strong scaling)");
 
+    ValidateOptions val;
+    auto* val_cmd = app.add_subcommand(
+        "validate", "Run validation cases against published and analytic references; write report.md, report.json "
+                    "and a plot per case (docs/validation.md)");
+    val_cmd->add_option("NAME", val.names, "Cases to run (default: all); --list shows them");
+    bool short_variant = false;
+    auto* short_flag = val_cmd->add_flag("--short", short_variant, "The short variants (CPU, CI; the default)");
+    val_cmd->add_flag("--full", val.full, "The full variants at the papers' resolution (for a GPU)")->excludes(short_flag);
+    val_cmd->add_option("--out", val.out, "Report directory (default validation-out; never overwritten)");
+    val_cmd->add_option("--backend", val.backend, "auto, cpu or cuda")->check(CLI::IsMember({"auto", "cpu", "cuda"}));
+    val_cmd->add_flag("--list", val.list, "List the cases and exit");
+    val_cmd->add_flag("-q,--quiet", val.quiet, "No progress lines");
+
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {
@@ -102,6 +115,10 @@ int run_main(int argc, char** argv) {
         return bench_command(bench);
     }
     if (app.got_subcommand("info")) return info_command();
+    if (*val_cmd) {
+        val.command_line = command_line(argc, argv);
+        return validate_command(val);
+    }
     if (*run_cmd || app.get_subcommands().empty()) return run_command(run);
     return Ok;
 }
