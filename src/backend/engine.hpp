@@ -65,7 +65,13 @@ public:
     /// e.g. "cpu D3Q19 bgk compressible fp32 two-copy pull"
     virtual std::string description() const = 0;
     /// Sets every fluid cell to the equilibrium of (rho, u); u has three values per cell.
-    virtual void initialize(const std::vector<double>& rho, const std::vector<double>& u) = 0;
+    void initialize(const std::vector<double>& rho, const std::vector<double>& u) { initialize(rho, u, {}); }
+    /// The same plus the first-order non-equilibrium part of the strain rate
+    /// S_ab = (d_a u_b + d_b u_a)/2, six values per cell {xx, yy, zz, xy, xz, yz}
+    /// (physics::strain_non_equilibrium_post): a flow with velocity gradients then
+    /// starts with its viscous stress in place. Empty: equilibrium only.
+    virtual void initialize(const std::vector<double>& rho, const std::vector<double>& u,
+                            const std::vector<double>& strain) = 0;
     /// The same for a uniform state, without staging per-cell fields on the host
     /// (the GPU backend fills its memory directly: grids of billions of cells).
     virtual void initialize_uniform(double rho, const std::array<double, 3>& u) {

@@ -3,6 +3,7 @@
 #pragma once
 #include <array>
 #include <cmath>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -37,16 +38,26 @@ std::int64_t memory_bytes(const EngineSetup& s) {
     return s.grid.cells() * storage::memory_bytes_per_cell(L::Q, s.precision, s.pattern) + links;
 }
 
-/// The equilibrium of (rho, u) at every fluid cell as the initial state (kernel/place.hpp).
+/// The equilibrium of (rho, u) at every fluid cell as the initial state, plus the
+/// non-equilibrium part of the strain rate where one is given (six values per
+/// cell, Engine::initialize) (kernel/place.hpp).
 template <class L, class Eq, class Store>
 void place_equilibrium(const EngineSetup& s, const std::vector<std::uint8_t>& node_class, const Store& previous,
-                       const std::vector<double>& rho, const std::vector<double>& u) {
+                       const std::vector<double>& rho, const std::vector<double>& u,
+                       const std::vector<double>& strain) {
     using T = typename Store::compute_type;
     const std::int64_t cells = s.grid.cells();
+    const bool with_strain = !strain.empty();
+    if (with_strain && strain.size() != std::size_t(6 * cells))
+        throw std::invalid_argument("initialize: the strain rate needs 6 values per cell");
 #pragma omp parallel for schedule(static)
     for (std::int64_t c = 0; c < cells; ++c) {
         const T vel[3] = {T(u[3 * c]), T(u[3 * c + 1]), T(u[3 * c + 2])};
-        kernel::place_equilibrium_at<L, Eq>(s.grid, s.faces, node_class.data(), previous, c, T(rho[c] - 1.0), vel);
+        T sc[6];
+        if (with_strain)
+            for (int k = 0; k < 6; ++k) sc[k] = T(strain[std::size_t(6 * c + k)]);
+        kernel::place_equilibrium_at<L, Eq>(s.grid, s.faces, node_class.data(), previous, c, T(rho[c] - 1.0), vel,
+                                            with_strain ? sc : nullptr, T(s.tau));
     }
 }
 
@@ -58,7 +69,7 @@ void posted_populations(const G& g, std::vector<double>& f) {
     f.assign(std::size_t(L::Q) * cells, 0.0);
 #pragma omp parallel for schedule(static)
     for (std::int64_t c = 0; c < cells; ++c) {
-        if (g.node_class[c] == kernel::Solid || g.node_class[c] == kernel::Ghost) continue;
+        if (kernel::path_of(g.node_class[c]) == kernel::Solid || g.node_class[c] == kernel::Ghost) continue;
         for (int i = 0; i < L::Q; ++i) f[i * cells + c] = double(g.posted(c, i));
     }
 }

@@ -18,6 +18,8 @@ struct FaceTable {
     int origin[3] = {0, 0, 0};
     int extent[3] = {0, 0, 0};
     bool whole_periodic[3] = {false, false, false};
+    // Surface velocities of the moving obstacles (kernel::moving_solid(m) uses row m - 1).
+    double obstacle_velocity[7][3] = {};
 
     /// Inward unit normal of face f along its axis: +1 on a min face, -1 on a max face.
     BARRACUDA_HD static constexpr int inward(int f) { return (f & 1) ? -1 : 1; }

@@ -50,4 +50,15 @@ std::int64_t mark_cylinder(const storage::Grid& g, int axis, const Point& c, dou
     });
 }
 
+std::int64_t mark_pipe(const storage::Grid& g, int axis, const Point& c, double r, double lo, double hi,
+                       std::vector<std::uint8_t>& kind, Owners owners, const Placement& at) {
+    return mark(g, kind, owners, at, [&](double x, double y, double z) {
+        const double p[3] = {x, y, z};
+        double d2 = 0;
+        for (int a = 0; a < 3; ++a)
+            if (a != axis) d2 += (p[a] - c[a]) * (p[a] - c[a]);
+        return d2 > r * r && p[axis] >= lo && p[axis] <= hi;
+    });
+}
+
 }  // namespace barracuda::geometry

@@ -46,4 +46,9 @@ std::int64_t mark_sphere(const storage::Grid& g, const Point& center, double rad
 std::int64_t mark_cylinder(const storage::Grid& g, int axis, const Point& center, double radius, double lo,
                            double hi, std::vector<std::uint8_t>& kind, Owners owners = {}, const Placement& at = {});
 
+/// The complement of a cylinder: distance to the axis line > radius (the wall of a
+/// tube whose inside is fluid), for lo <= x[axis] <= hi.
+std::int64_t mark_pipe(const storage::Grid& g, int axis, const Point& center, double radius, double lo, double hi,
+                       std::vector<std::uint8_t>& kind, Owners owners = {}, const Placement& at = {});
+
 }  // namespace barracuda::geometry

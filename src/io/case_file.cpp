@@ -43,7 +43,7 @@ std::vector<std::string> known_keys() {
     for (std::string_view face : face_names)
         for (const char* k : {"type", "method", "profile", "velocity", "density"})
             keys.push_back("boundary." + std::string(face) + "." + k);
-    for (const char* k : {"shape", "name", "min", "max", "center", "radius", "axis"})
+    for (const char* k : {"shape", "name", "min", "max", "center", "radius", "axis", "velocity"})
         keys.push_back(std::string("obstacle[].") + k);
     return keys;
 }
@@ -209,10 +209,11 @@ void read_boundaries(const Section& b, sim::CaseSpec& spec) {
 void read_obstacle(const Section& o, std::size_t index, const sim::CaseSpec& spec, sim::Obstacle& ob) {
     using Shape = sim::Obstacle::Shape;
     const int dims = lat::dimensions_of(spec.model.lattice);
-    const auto shape = read_choice(o, "shape", std::array<std::string_view, 3>{"box", "sphere", "cylinder"},
-                                   std::array{Shape::Box, Shape::Sphere, Shape::Cylinder});
-    if (!shape) o.fail_missing("shape", "choose \"box\", \"sphere\" or \"cylinder\"");
+    const auto shape = read_choice(o, "shape", std::array<std::string_view, 4>{"box", "sphere", "cylinder", "pipe"},
+                                   std::array{Shape::Box, Shape::Sphere, Shape::Cylinder, Shape::Pipe});
+    if (!shape) o.fail_missing("shape", "choose \"box\", \"sphere\", \"cylinder\" or \"pipe\"");
     ob.shape = *shape;
+    if (auto v = read_vector(o, "velocity")) ob.velocity = *v;
     ob.name = o.string("name").value_or("obstacle" + std::to_string(index));
 
     auto only = [&](std::initializer_list<const char*> keys, const char* shape_name, const char* takes) {
@@ -226,7 +227,7 @@ void read_obstacle(const Section& o, std::size_t index, const sim::CaseSpec& spe
     };
     auto need_radius = [&] {
         auto r = o.number("radius");
-        if (!r) o.fail_missing("radius", "a sphere or cylinder needs a radius (lattice units)");
+        if (!r) o.fail_missing("radius", "a sphere, cylinder or pipe needs a radius (lattice units)");
         return *r;
     };
 
@@ -241,9 +242,10 @@ void read_obstacle(const Section& o, std::size_t index, const sim::CaseSpec& spe
             ob.center = need_point("center", "a sphere needs center = [..]");
             ob.radius = need_radius();
             break;
-        case Shape::Cylinder: {
+        case Shape::Cylinder:
+        case Shape::Pipe: {
             ob.axis = int(o.choice("axis", axis_names).value_or(2));
-            ob.center = need_point("center", "a cylinder needs center = [..] (the component along its axis is unused)");
+            ob.center = need_point("center", "a cylinder or pipe needs center = [..] (the component along its axis is unused)");
             ob.radius = need_radius();
             // Extent along the axis: scalars here, stored in min/max[axis]; the
             // default spans the whole domain.

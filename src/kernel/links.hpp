@@ -25,8 +25,13 @@ enum NodeClass : std::uint8_t {
     Border = 4,
 };
 
-/// Bulk or Boundary, with the Border flag removed.
+/// Bulk or Boundary, with the Border flag removed (and Solid for every solid).
 BARRACUDA_HD std::uint8_t path_of(std::uint8_t node_class) { return node_class & std::uint8_t(3); }
+
+/// A solid node of moving obstacle m = 1..7: Solid with m in bits 3-5. Links into it
+/// bounce back with the moving-wall term of FaceTable::obstacle_velocity[m - 1].
+constexpr std::uint8_t moving_solid(int m) { return std::uint8_t(Solid | (m << 3)); }
+BARRACUDA_HD int moving_obstacle_of(std::uint8_t node_class) { return node_class >> 3; }
 
 enum class LinkKind : std::uint8_t { Streamed, SolidNode, Wall, Open };
 
@@ -61,7 +66,7 @@ BARRACUDA_HD LinkSource link_source(const storage::Grid& grid, const boundary::F
     if (wall >= 0) return {LinkKind::Wall, wall, 0};
     if (open) return {LinkKind::Open, -1, 0};
     const storage::index_t from = grid.index(s[0], s[1], s[2]);
-    if (node_class[from] == Solid) return {LinkKind::SolidNode, -1, from};
+    if (path_of(node_class[from]) == Solid) return {LinkKind::SolidNode, -1, from};
     return {LinkKind::Streamed, -1, from};
 }
 

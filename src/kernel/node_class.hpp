@@ -21,8 +21,8 @@ std::vector<std::uint8_t> classify_nodes(const storage::Grid& g, const boundary:
         for (int y = 0; y < g.n[1]; ++y)
             for (int x = 0; x < g.n[0]; ++x) {
                 const storage::index_t c = g.index(x, y, z);
-                if (kind[c] == boundary::Solid) {
-                    out[c] = Solid;
+                if (path_of(kind[c]) == Solid) {
+                    out[c] = kind[c];  // Solid, or a moving obstacle's solid (links.hpp)
                     continue;
                 }
                 // Bulk: every link streams from a fluid node (a cell on a face of a
@@ -47,7 +47,7 @@ inline void mark_subdomain(const storage::Grid& g, const int (&ghost_lo)[3], con
         for (int y = 0; y < g.n[1]; ++y)
             for (int x = 0; x < g.n[0]; ++x) {
                 auto& k = node_class[std::size_t(g.index(x, y, z))];
-                if (k == Solid) continue;
+                if (path_of(k) == Solid) continue;
                 const int p[3] = {x, y, z};
                 bool ghost = false, border = false;
                 for (int a = 0; a < 3; ++a) {

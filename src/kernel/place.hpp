@@ -1,4 +1,5 @@
-// Initial state: the equilibrium of (rho, u) at a cell written as the
+// Initial state: the equilibrium of (rho, u) at a cell (plus, given the strain
+// rate, the first-order non-equilibrium part: physics/equilibrium.hpp) written as the
 // post-collision state of the step before the first, through that step's
 // store, so that the first step streams it like any other. One function for
 // the host (both backends' general initialisation) and the GPU (uniform
@@ -16,13 +17,17 @@ namespace barracuda::kernel {
 template <class L, class Eq, class Store, class T>
 BARRACUDA_HD void place_equilibrium_at(const storage::Grid& grid, const boundary::FaceTable& faces,
                                        const std::uint8_t* node_class, const Store& previous, storage::index_t cell,
-                                       T drho, const T (&u)[3]) {
-    if (node_class[cell] == Solid) return;
+                                       T drho, const T (&u)[3], const T* strain = nullptr, T tau = T(1)) {
+    if (path_of(node_class[cell]) == Solid) return;
     int pos[3];
     grid.coordinates(cell, pos);
+    T s[6] = {};
+    if (strain)
+        for (int k = 0; k < 6; ++k) s[k] = strain[k];
     BARRACUDA_UNROLL
     for (int i = 0; i < L::Q; ++i) {
-        const T v = physics::equilibrium_shifted<L, Eq>(i, drho, u);
+        T v = physics::equilibrium_shifted<L, Eq>(i, drho, u);
+        if (strain) v += physics::strain_non_equilibrium_post<L>(i, T(1) + drho, tau, s);
         const LinkSource to = link_source<L>(grid, faces, node_class, pos, L::opposite(i));
         previous.put(i, cell, to.from, to.kind == LinkKind::Streamed, v);
     }

@@ -82,15 +82,21 @@ struct Gather {
     BARRACUDA_HD Gathered gather_boundary(index_t cell, const int (&pos)[3], T (&f)[L::Q],
                                           boundary::OpenFaceState<T>& face_state) const {
         unsigned unknown = 0;
+        bool beside_solid = false;
         BARRACUDA_UNROLL
         for (int i = 0; i < L::Q; ++i) {
             const LinkSource link = link_source<L>(grid, faces, node_class, pos, i);
+            beside_solid = beside_solid || link.kind == LinkKind::SolidNode;
             if (link.kind == LinkKind::Streamed) {
                 f[i] = store.streamed(i, cell, link.from);
             } else {
                 f[i] = store.reflected(i, cell);
                 if (link.kind == LinkKind::Wall && faces.type[link.wall] == boundary::FaceType::MovingWall)
                     f[i] += boundary::moving_wall_term<L, T>(i, faces.velocity[link.wall]);
+                if (link.kind == LinkKind::SolidNode) {
+                    if (const int m = moving_obstacle_of(node_class[link.from]))
+                        f[i] += boundary::moving_wall_term<L, T>(i, faces.obstacle_velocity[m - 1]);
+                }
                 if (link.kind == LinkKind::Open) unknown |= 1u << i;
             }
         }
@@ -101,8 +107,11 @@ struct Gather {
                 // On an edge where the face meets another face, some unknowns were bounce-back
                 // and the unknown set is not symmetric along that edge: Zou-He's transverse
                 // correction would create or destroy mass there, and a slow drift of the outlet
-                // profile results. Such edge nodes take the equilibrium of the face state.
-                bool edge = false;
+                // profile results. Such edge nodes take the equilibrium of the face state. So do
+                // face nodes beside an obstacle (a pipe's wall crossing an inlet): there the
+                // correction balanced the bounced-back in-face populations and diverged within
+                // 200 steps.
+                bool edge = beside_solid;
                 BARRACUDA_UNROLL
                 for (int t = 0; t < L::D; ++t)
                     if (t != boundary::FaceTable::axis(face) && !grid.periodic[t] &&

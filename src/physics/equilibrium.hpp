@@ -45,3 +45,26 @@ BARRACUDA_HD T equilibrium_odd_difference(int i, T drho, const T (&u)[3]) {
 }
 
 }  // namespace barracuda::physics
+
+namespace barracuda::physics {
+
+/// The first-order (Chapman-Enskog) non-equilibrium part of a BGK-like
+/// population after collision, for a velocity field with strain rate
+/// S_ab = (d_a u_b + d_b u_a) / 2 given as {S_xx, S_yy, S_zz, S_xy, S_xz, S_yz}:
+///   before collision  f_i^neq = -tau (w_i rho / cs2) Q_iab S_ab,  Q_iab = c_ia c_ib - cs2 delta_ab
+///   after collision   (1 - 1/tau) f_i^neq = -(tau - 1) (w_i rho / cs2) Q_iab S_ab
+/// (Skordos 1993, Phys. Rev. E 48, 4823; Mei, Luo, Lallemand & d'Humieres 2006,
+/// Comput. Fluids 35, 855, §2). Its stress is the viscous stress -2 rho cs2 (tau - 1/2) S
+/// after the next streaming, so a flow with gradients starts without the
+/// period-two oscillation that f = f^eq excites near tau = 1/2. The shear rate
+/// relaxes at 1/tau in every collision offered (BGK, TRT's omega+, MRT's s_nu).
+template <class L, class T>
+BARRACUDA_HD T strain_non_equilibrium_post(int i, T rho, T tau, const T (&strain)[6]) {
+    constexpr T cs2 = T(L::cs2);
+    const T c0 = T(L::c(i, 0)), c1 = T(L::c(i, 1)), c2 = T(L::c(i, 2));
+    const T q = (c0 * c0 - cs2) * strain[0] + (c1 * c1 - cs2) * strain[1] + (c2 * c2 - cs2) * strain[2] +
+                T(2) * (c0 * c1 * strain[3] + c0 * c2 * strain[4] + c1 * c2 * strain[5]);
+    return -(tau - T(1)) * T(L::w(i)) * rho / cs2 * q;
+}
+
+}  // namespace barracuda::physics

@@ -45,14 +45,22 @@ struct ModelSpec {
 };
 
 struct Obstacle {
-    enum class Shape { Box, Sphere, Cylinder };
+    /// Pipe: the complement of a cylinder (solid outside the radius): flow inside a tube.
+    enum class Shape { Box, Sphere, Cylinder, Pipe };
     Shape shape = Shape::Box;
     std::string name;
     std::array<double, 3> min{}, max{};  // box; cylinder extent along its axis uses min/max[axis]
     std::array<double, 3> center{};      // sphere, cylinder (the component along the axis is unused)
     double radius = 0;                   // sphere, cylinder
-    int axis = 2;                        // cylinder axis: 0 = x, 1 = y, 2 = z
+    int axis = 2;                        // cylinder (pipe) axis: 0 = x, 1 = y, 2 = z
+    /// Velocity of the obstacle's surface (a translating body or a wall sliding along
+    /// itself, e.g. a pipe in a moving sphere's frame); zero: at rest.
+    std::array<double, 3> velocity{0, 0, 0};
+    bool moving() const { return velocity[0] != 0 || velocity[1] != 0 || velocity[2] != 0; }
 };
+
+/// At most this many obstacles may move (their velocities travel with every kernel launch).
+inline constexpr int max_moving_obstacles = 7;
 
 struct RunSpec {
     std::int64_t steps = 1000;

@@ -10,6 +10,7 @@
 #include "backend/device_info.hpp"
 #include "common/error.hpp"
 #include "geometry/shapes.hpp"
+#include "kernel/links.hpp"
 #include "parallel/halo.hpp"
 #include "sim/forces.hpp"
 #include "sim/validate.hpp"
@@ -79,6 +80,9 @@ std::vector<std::uint8_t> node_kinds(const CaseSpec& spec, std::vector<std::int3
             case Obstacle::Shape::Cylinder:
                 geometry::mark_cylinder(g, o.axis, o.center, o.radius, o.min[o.axis], o.max[o.axis], kind, owners, at);
                 break;
+            case Obstacle::Shape::Pipe:
+                geometry::mark_pipe(g, o.axis, o.center, o.radius, o.min[o.axis], o.max[o.axis], kind, owners, at);
+                break;
         }
     }
     return kind;
@@ -138,13 +142,29 @@ backend::EngineSetup engine_setup(const CaseSpec& spec, const parallel::Subdomai
         s.faces.extent[a] = spec.size[a];
         s.faces.whole_periodic[a] = spec.periodic[a];
     }
-    if (spec.forces.obstacles.empty()) {
+    bool moving = false;
+    for (const auto& o : spec.obstacles) moving = moving || o.moving();
+    if (spec.forces.obstacles.empty() && !moving) {
         s.node_kind = node_kinds(spec, nullptr, sub);
     } else {
-        // The obstacle of each solid node is needed only while the link lists are built.
+        // The obstacle of each solid node is needed only while the link lists are built
+        // and the moving obstacles' nodes marked.
         std::vector<std::int32_t> owner;
         s.node_kind = node_kinds(spec, &owner, sub);
-        s.force_links = force_links(spec, s.node_kind, owner, *sub);
+        if (!spec.forces.obstacles.empty()) s.force_links = force_links(spec, s.node_kind, owner, *sub);
+        // Moving obstacle m (1, 2, ...): its solid nodes carry m in the kind's upper bits,
+        // its surface velocity goes to the face table (kernel/links.hpp).
+        std::vector<int> slot(spec.obstacles.size(), 0);
+        int m = 0;
+        for (std::size_t i = 0; i < spec.obstacles.size(); ++i)
+            if (spec.obstacles[i].moving()) {
+                slot[i] = ++m;
+                for (std::size_t a = 0; a < 3; ++a) s.faces.obstacle_velocity[m - 1][a] = spec.obstacles[i].velocity[a];
+            }
+        if (m > 0)
+            for (std::size_t c = 0; c < s.node_kind.size(); ++c)
+                if (s.node_kind[c] == boundary::Solid && owner[c] >= 0 && slot[std::size_t(owner[c])] > 0)
+                    s.node_kind[c] = kernel::moving_solid(slot[std::size_t(owner[c])]);
     }
     if (sub->decomposed()) {
         s.ghost_lo = sub->ghost_lo;

@@ -149,8 +149,9 @@ void check_obstacles(const CaseSpec& spec) {
                              axis_name(a) + " is not)");
                 break;
             case Obstacle::Shape::Sphere:
-            case Obstacle::Shape::Cylinder: {
-                const bool cyl = ob.shape == Obstacle::Shape::Cylinder;
+            case Obstacle::Shape::Cylinder:
+            case Obstacle::Shape::Pipe: {
+                const bool cyl = ob.shape != Obstacle::Shape::Sphere;
                 check_point("center", ob.center, cyl ? ob.axis : -1);
                 if (!(ob.radius > 0)) fail(who + ".radius = " + num(ob.radius) + ": must be > 0");
                 if (cyl && dims == 2 && ob.axis != 2)
@@ -169,6 +170,26 @@ void check_obstacles(const CaseSpec& spec) {
             }
         }
     }
+}
+
+// Moving obstacles: a sane surface speed, few enough to travel with the kernels, and
+// no force report on them (momentum exchange here assumes a body at rest).
+void check_moving_obstacles(const CaseSpec& spec) {
+    int moving = 0;
+    for (std::size_t i = 0; i < spec.obstacles.size(); ++i) {
+        const Obstacle& ob = spec.obstacles[i];
+        if (!ob.moving()) continue;
+        ++moving;
+        const std::string key = "obstacle[" + std::to_string(i) + "] (\"" + ob.name + "\").velocity";
+        check_velocity(spec, key.c_str(), ob.velocity);
+        for (const auto& name : spec.forces.obstacles)
+            if (name == ob.name)
+                fail("forces.obstacles = \"" + name + "\": the obstacle moves (" + key + " = " + vec(ob.velocity, 3) +
+                     "); forces are reported on obstacles at rest only (work in the body's frame)");
+    }
+    if (moving > max_moving_obstacles)
+        fail("[[obstacle]]: " + std::to_string(moving) + " obstacles have a velocity; at most " +
+             std::to_string(max_moving_obstacles) + " may move");
 }
 
 void check_forces(const CaseSpec& spec) {
@@ -265,6 +286,7 @@ void validate_case(const CaseSpec& spec) {
              " is 2D; the z component must be 0");
     check_faces(spec);
     check_obstacles(spec);
+    check_moving_obstacles(spec);
     check_run_output(spec);
     check_forces(spec);
 }

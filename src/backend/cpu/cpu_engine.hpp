@@ -43,11 +43,13 @@ public:
 
     std::string description() const override { return describe<L, Eq, Store>("cpu", setup_); }
 
-    void initialize(const std::vector<double>& rho, const std::vector<double>& u) override {
+    using Engine::initialize;
+    void initialize(const std::vector<double>& rho, const std::vector<double>& u,
+                    const std::vector<double>& strain) override {
         std::fill(a_.begin(), a_.end(), S{});
         odd_ = false;
         clock_ = 0;
-        place_equilibrium<L, Eq>(setup_, class_, previous_store(), rho, u);
+        place_equilibrium<L, Eq>(setup_, class_, previous_store(), rho, u, strain);
         if constexpr (two_copy) {
             // The ghosts take the neighbours' initial state, as after a step.
             pack(a_);

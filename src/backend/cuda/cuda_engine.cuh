@@ -204,13 +204,15 @@ public:
 
     std::string description() const override { return describe<L, Eq, Store>("cuda", setup_); }
 
-    void initialize(const std::vector<double>& rho, const std::vector<double>& u) override {
+    using Engine::initialize;
+    void initialize(const std::vector<double>& rho, const std::vector<double>& u,
+                    const std::vector<double>& strain) override {
         // Placed on the host with the same function as the CPU backend, then one copy:
         // initialisation is rare.
         std::vector<S> f(std::size_t(L::Q) * cells_, S{});
         odd_ = false;
         check(cudaMemset(clock_.get(), 0, sizeof(std::uint32_t)), "cudaMemset");
-        place_equilibrium<L, Eq>(setup_, host_class_, host_store(f.data(), true), rho, u);
+        place_equilibrium<L, Eq>(setup_, host_class_, host_store(f.data(), true), rho, u, strain);
         check(cudaMemcpy(a_.get(), f.data(), f.size() * sizeof(S), cudaMemcpyHostToDevice), "upload populations");
         if constexpr (two_copy)
             check(cudaMemcpy(b_.get(), f.data(), f.size() * sizeof(S), cudaMemcpyHostToDevice), "upload populations");

@@ -1,36 +1,41 @@
 // Moving sphere in a circular pipe (seed 000, Tölke & Krafczyk 2008, §6,
-// Tables 2 and 3). Registered so that the suite lists it, with its reference,
-// but not runnable yet: see `unavailable` below.
+// Tables 2 and 3).
 //
 // The seed's set-up, read from its §6: in the frame of the sphere, the fluid
-// enters and leaves with u0 and the pipe wall moves with u0 (velocity
-// conditions on inflow, outflow and pipe wall); the sphere is at rest with
+// enters with u0 and the pipe wall moves with u0; the sphere is at rest with
 // no-slip. Re = u0 d / nu; F_d = c_d,w (1/2) rho0 u0^2 pi d^2 / 4 (eq. 16), F by
 // momentum exchange (eq. 11). Reference: Schiller-Naumann c_d = 24/Re (1 +
 // 0.15 Re^0.687) (eq. 14) with the wall correction of Fayon & Happel (eq. 17,
 // Re < 50) using Haberman & Sayre's K(lambda) (eq. 18), or Clift et al.'s
 // k_f = 1 / (1 - 1.6 lambda^1.6) (eqs. 19-20, 100 < Re < 800). The tables'
 // reference values follow from these with lambda = d/D = 0.5 exactly (e.g.
-// 144.48 at Re = 1; with d = 30.24, D = 60.48 nodes in the 64^2 cross-section),
-// which this file recomputes.
+// 144.48 at Re = 1), which this file recomputes.
 //
-// Why it does not run: the pipe wall is curved and moves (tangentially, at u0).
-// Main has moving walls only on the six box faces and stationary half-way
-// bounce-back on obstacle nodes; a circular moving wall needs the moving-wall
-// term 2 w_i rho c_i.u_w / cs^2 on obstacle links (or velocity conditions on
-// node sets, issue 4 item 3), a change to the stream-collide kernels. A square
-// duct (moving box faces) or a pipe at rest would compute a different problem
-// than the reference formulas describe.
+// Here: D3Q19 TRT with Lambda = 3/16 (the seed: D3Q13 MRT on one sub-lattice,
+// not offered yet), FP32. TRT's Lambda = 3/16 puts half-way bounce-back walls
+// where they belong independently of tau; D3Q19 TRT with d'Humieres' fixed
+// ghost rates (s_q = 1.2 at tau = 0.68) does not: on the short grid it gave
+// c_d,w = 163.3 (+13%) where TRT gives 149.8 (+3.7%), and with lambda = 1/2
+// every 1% in the effective d/D moves c_d,w by 5.5%.
+// the pipe along z as a `pipe` obstacle (solid outside radius D/2 =
+// d, centred in the n x n cross-section) whose wall moves at u0 along z
+// (moving-wall term on its links, kernel/links.hpp), the sphere centred at
+// z = L/2, half-way bounce-back on both (staircase surfaces). Inflow z_min:
+// uniform u0 (equilibrium); outflow z_max: pressure rho = 1 by Zou-He (the seed
+// prescribes u0 there too; a fixed pressure lets the wake leave undisturbed).
+// Steady state: the relative change of c_d,w over `check` steps below 1e-5 (the
+// seed: until its fourth digit stopped changing).
 #include <cmath>
 #include <string>
 
 #include "validate/case.hpp"
+#include "sim/validate.hpp"
 #include "validate/flow.hpp"
 
 namespace barracuda::validate {
 namespace {
 
-constexpr double lambda = 0.5;
+constexpr double lambda = 0.5, pi = 3.14159265358979323846;
 
 double schiller_naumann(double re) { return 24 / re * (1 + 0.15 * std::pow(re, 0.687)); }
 
@@ -45,10 +50,131 @@ double reference_cdw(double re) {
     return schiller_naumann(re) / (1 - 1.6 * std::pow(lambda, 1.6));
 }
 
-const std::string why =
-    "needs a moving curved wall (the pipe wall moves at u0 in the sphere's frame): main has moving walls only on "
-    "box faces and stationary bounce-back on obstacles; the moving-wall term on obstacle links (or velocity "
-    "conditions on node sets, issue 4 item 3) is a kernel change";
+struct PipeRun {
+    int n, length;  // cross-section n x n, length along z
+    double d, u0, re;
+};
+
+struct Drag {
+    double cdw = NAN;
+    std::int64_t steps = 0;
+    bool steady = false;
+};
+
+Drag run_pipe(const Context& ctx, const PipeRun& r, std::int64_t check, std::int64_t max_steps) {
+    const double nu = r.u0 * r.d / r.re;
+    sim::CaseSpec s;
+    s.title = "sphere in a pipe";
+    s.model.lattice = lattice::Kind::D3Q19;
+    s.model.collision = sim::Collision::TRT;
+    s.model.precision = sim::Precision::FP32;
+    s.model.tau = 3 * nu + 0.5;
+    s.size = {r.n, r.n, r.length};
+    s.periodic = {false, false, false};
+    for (int f = 0; f < 4; ++f) s.faces[f].type = boundary::FaceType::Wall;  // outside the pipe: solid
+    s.faces[boundary::ZMin].type = boundary::FaceType::Velocity;
+    s.faces[boundary::ZMin].velocity = {0, 0, r.u0};
+    // The inflow is plug flow (the wall moves at u0 too), whose equilibrium is exact.
+    // (Zou-He there, with MRT's weakly damped s_m = 1.98 ghost moments, diverged
+    // within 200 steps, as in cases/sphere3d.toml.)
+    s.faces[boundary::ZMin].method = boundary::Method::Equilibrium;
+    s.faces[boundary::ZMax].type = boundary::FaceType::Pressure;
+    s.faces[boundary::ZMax].density = 1.0;
+    s.initial_velocity = {0, 0, r.u0};
+    const double c = 0.5 * (r.n - 1);  // the cross-section's centre (node coordinates)
+    sim::Obstacle pipe;
+    pipe.name = "pipe";
+    pipe.shape = sim::Obstacle::Shape::Pipe;
+    pipe.axis = 2;
+    pipe.center = {c, c, 0};
+    pipe.radius = r.d;  // D / 2 with lambda = d / D = 1/2
+    pipe.min = {0, 0, 0};
+    pipe.max = {0, 0, double(r.length - 1)};
+    pipe.velocity = {0, 0, r.u0};
+    sim::Obstacle sphere;
+    sphere.name = "sphere";
+    sphere.shape = sim::Obstacle::Shape::Sphere;
+    sphere.center = {c, c, 0.5 * (r.length - 1)};
+    sphere.radius = 0.5 * r.d;
+    s.obstacles = {pipe, sphere};
+    s.forces.obstacles = {"sphere"};
+    s.forces.reference_velocity = r.u0;
+    s.forces.reference_area = pi * r.d * r.d / 4;
+    s.forces.flow_axis = 2;
+    s.forces.lift_axis = 0;
+    s.output.vti = s.output.png = false;
+    sim::fill_model_defaults(s);
+    ctx.log("Re " + format("%g", r.re) + ": D3Q19 TRT " + std::to_string(r.n) + "^2 x " + std::to_string(r.length) +
+            ", d = " + format("%.2f", r.d) + ", u0 = " + format("%g", r.u0) + ", tau = " + format("%.4f", s.model.tau));
+    sim::Simulation sim(s, ctx.backend);
+    sim.engine().initialize_uniform(1.0, {0, 0, r.u0});
+    const double scale = 0.5 * r.u0 * r.u0 * pi * r.d * r.d / 4;
+    Drag out;
+    double previous = NAN;
+    while (out.steps < max_steps) {
+        sim.engine().step(check);
+        out.steps += check;
+        check_state(sim, "sphere in a pipe (Re " + format("%g", r.re) + ")");
+        out.cdw = sim.forces_all()[0][2] / scale;
+        if (std::isfinite(previous) && std::abs(out.cdw - previous) < 1e-5 * std::abs(out.cdw)) {
+            out.steady = true;
+            break;
+        }
+        previous = out.cdw;
+    }
+    return out;
+}
+
+Outcome run_re1(const Context& ctx) {
+    // The seed's Table 2 rows: 32^2 x 128 (short) and 64^2 x 256 (full).
+    const PipeRun r = ctx.full() ? PipeRun{64, 256, 30.24, 0.002, 1.0} : PipeRun{32, 128, 14.88, 0.004, 1.0};
+    const std::int64_t check = ctx.full() ? 2000 : 1000, max_steps = ctx.full() ? 160000 : 80000;
+    const Drag d = run_pipe(ctx, r, check, max_steps);
+    const double ref = reference_cdw(1);
+    // The seed's errors at these resolutions: 5.3% (32^2) and 1.5% (64^2, the issue's tolerance).
+    const double tol = ctx.full() ? 0.015 : 0.06;
+    Outcome out;
+    out.setup = "D3Q19 TRT FP32 " + std::to_string(r.n) + "^2 x " + std::to_string(r.length) + ", d = " +
+                format("%.2f", r.d) + ", D = " + format("%.2f", 2 * r.d) + ", u0 = " + format("%g", r.u0) +
+                ", nu = " + format("%.4f", r.u0 * r.d) + "; " + std::to_string(d.steps) + " steps" +
+                (d.steady ? " to steady state" : " (NOT steady)");
+    std::string what = "c_d,w at Re = 1";
+    if (!d.steady) what += " (not steady)";
+    out.comparisons.push_back(relative(what, d.cdw, ref, tol));
+    out.notes.push_back("seed 000 Table 2 (D3Q13 MRT): 152.2 at 32^2 x 128 (5.3%), 146.6 at 64^2 x 256 (1.5%), 145.3 at "
+                        "128^2 x 512 (0.6%)");
+    io::PlotPanel p{"c_d,w at Re = 1", "resolution n (cross-section n x n)", "c_d,w", false, false, {}};
+    p.series.push_back({"Barracuda D3Q19 TRT", {double(r.n)}, {d.cdw}, false, true});
+    p.series.push_back({"seed 000 D3Q13 MRT", {32, 64, 128}, {152.2, 146.6, 145.3}, true, true});
+    p.series.push_back({"reference (Fayon & Happel)", {32, 128}, {ref, ref}, true, false});
+    out.plot = {p};
+    return out;
+}
+
+Outcome run_table3(const Context& ctx, const std::vector<double>& res, const std::vector<double>& seed_err) {
+    // 128^2 x 512, d = 60.96, u0 = 0.02 as the seed; steps up to 1.5 x the seed's #iter.
+    Outcome out;
+    io::PlotPanel p{"c_d,w against Re, 128^2 x 512", "Re", "c_d,w", true, true, {}};
+    io::PlotSeries ours{"Barracuda D3Q19 TRT", {}, {}, true, true}, ref{"reference", {}, {}, true, false};
+    for (std::size_t k = 0; k < res.size(); ++k) {
+        const double re = res[k];
+        const PipeRun r{128, 512, 60.96, 0.02, re};
+        const std::int64_t seed_iter = re <= 10 ? 15000 : re <= 50 ? 59000 : re <= 100 ? 74000 : 110000;
+        const Drag d = run_pipe(ctx, r, 2000, seed_iter * 3 / 2);
+        const double cref = reference_cdw(re);
+        std::string what = "c_d,w at Re = " + format("%g", re);
+        if (!d.steady) what += " (not steady after " + std::to_string(d.steps) + " steps)";
+        out.comparisons.push_back(relative(what, d.cdw, cref, seed_err[k] / 100));
+        out.notes.push_back("Re " + format("%g", re) + ": " + std::to_string(d.steps) + " steps, c_d,w = " +
+                            format("%.4f", d.cdw));
+        ours.x.push_back(re), ours.y.push_back(d.cdw);
+        ref.x.push_back(re), ref.y.push_back(cref);
+    }
+    out.setup = "D3Q19 TRT FP32 128^2 x 512, d = 60.96, D = 121.92, u0 = 0.02; tolerance per Re: the seed's error";
+    p.series = {ours, ref};
+    out.plot = {p};
+    return out;
+}
 
 const bool registered =
     add_case({
@@ -57,27 +183,39 @@ const bool registered =
         .citation = "seed 000, Toelke & Krafczyk 2008, Sec. 6.1, Table 2: c_d,w = " +
                     format("%.2f", reference_cdw(1)) +
                     " (Schiller-Naumann with Fayon & Happel / Haberman & Sayre); LBM D3Q13 146.6 (1.5%) at 64^2 x 256",
-        .compares = "c_d,w = F_d / (1/2 rho0 u0^2 pi d^2/4) by momentum exchange; relative error, tolerance 1.5%",
-        .short_setup = "D3Q19 32^2 x 128, d = 14.88, u0 = 0.004 (seed: 152.2, 5.3%; tolerance 6%)",
-        .full_setup = "D3Q19 64^2 x 256, d = 30.24, u0 = 0.002, nu = 0.0605 (seed: 146.6, 1.5%)",
+        .compares = "c_d,w = F_d / (1/2 rho0 u0^2 pi d^2/4) by momentum exchange; relative error",
+        .short_setup = "D3Q19 TRT 32^2 x 128, d = 14.88, u0 = 0.004 (seed: 152.2, 5.3%; tolerance 6%)",
+        .full_setup = "D3Q19 TRT 64^2 x 256, d = 30.24, u0 = 0.002, nu = 0.0605 (seed: 146.6, 1.5%; tolerance 1.5%)",
         .full_only = false,
-        .unavailable = why,
-        .run = nullptr,
+        .unavailable = "",
+        .run = run_re1,
     }) &&
     add_case({
         .name = "sphere-pipe-table3",
-        .title = "Moving sphere in a circular pipe, Re = 10-400, 128^2 x 512: drag c_d,w",
-        .citation = "seed 000, Toelke & Krafczyk 2008, Sec. 6.2, Table 3: c_d,w = 15.84, 3.876, 2.312, 1.706, 1.448, "
-                    "1.296 at Re = 10, 50, 100, 200, 300, 400 (recomputed: " +
+        .title = "Moving sphere in a circular pipe, Re = 10-200, 128^2 x 512: drag c_d,w",
+        .citation = "seed 000, Toelke & Krafczyk 2008, Sec. 6.2, Table 3: c_d,w = 15.84, 3.876, 2.312, 1.706 at Re = 10, "
+                    "50, 100, 200 (recomputed: " +
                     format("%.2f", reference_cdw(10)) + ", " + format("%.3f", reference_cdw(50)) + ", " +
-                    format("%.3f", reference_cdw(100)) + ", " + format("%.3f", reference_cdw(200)) + ", " +
-                    format("%.3f", reference_cdw(300)) + ", " + format("%.3f", reference_cdw(400)) + ")",
+                    format("%.3f", reference_cdw(100)) + ", " + format("%.3f", reference_cdw(200)) + ")",
         .compares = "c_d,w against the reference at each Re; tolerance: the seed's error at that Re (6.9, 4.6, 2.9, "
-                    "1.6, 0.6, 0.7%); Re = 300, 400 averaged over the oscillation",
+                    "1.6%)",
         .short_setup = "",
-        .full_setup = "D3Q19 128^2 x 512, d = 60.96, u0 = 0.02",
+        .full_setup = "D3Q19 TRT 128^2 x 512, d = 60.96, u0 = 0.02, to steady state",
         .full_only = true,
-        .unavailable = why,
+        .unavailable = "",
+        .run = [](const Context& ctx) { return run_table3(ctx, {10, 50, 100, 200}, {6.9, 4.6, 2.9, 1.6}); },
+    }) &&
+    add_case({
+        .name = "sphere-pipe-table3-unsteady",
+        .title = "Moving sphere in a circular pipe, Re = 300, 400 (unsteady wake): time-averaged c_d,w",
+        .citation = "seed 000, Toelke & Krafczyk 2008, Sec. 6.2, Table 3: c_d,w = 1.448, 1.296 at Re = 300, 400 "
+                    "(averaged over t = 280-2000 and 200-3000 T_ref)",
+        .compares = "not run: the seed needed 300,000-400,000 steps of the 128^2 x 512 grid per Re",
+        .short_setup = "",
+        .full_setup = "",
+        .full_only = true,
+        .unavailable = "the unsteady runs (300,000-400,000 steps of 8.4M cells each, ~7 min per Re on an H100) with a "
+                       "time average of the drag are not implemented yet",
         .run = nullptr,
     });
 
