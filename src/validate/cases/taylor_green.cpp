@@ -21,8 +21,11 @@
 //   density:  ||rho - rho_exact||_2 / ||rho_exact - 1||_2, rho_exact = 1 + p / cs^2.
 // What is checked, with the tolerances justified in docs/validation.md:
 //   - FP64 at the lowest u0 is within the scheme's truncation error;
-//   - FP32 (shifted) is at most 5% worse than FP64 at every u0: no low-speed
-//     rise (the seed's SP curve rose several times above DP below u0 = 0.01).
+//   - FP32 (shifted) is at most 5% worse than FP64: at every u0 on the short
+//     grid, for u0 >= 0.05 on the full one, where the seed sees no difference;
+//     below that, over up to 10^6 steps, FP32's error rises as u0 falls in our
+//     runs too (shifted populations help the density, seed §3.7, not this), and
+//     the full variant checks that FP32's best u0 lies near the seed's 0.05.
 //     One-sided: at 32^2, u0 = 0.005 (tau - 1/2 = 5e-4) FP32 was measured 9%
 //     *below* FP64 (5.87e-3 against 6.43e-3), rounding noise in a nearly
 //     undamped scheme, not a loss of accuracy; a two-sided 5% check failed on it;
@@ -101,20 +104,37 @@ Outcome run(const Context& ctx) {
     const double plateau_tol = (2 * pi / n) * (2 * pi / n);
     out.comparisons.push_back(bound("FP64 velocity error at u0 = " + format("%g", speeds.front()), e[0][0].velocity,
                                     plateau_tol));
+    // FP32 and FP16 against FP64: on the short grid (at most ~3000 steps) at every u0;
+    // on the full grid only where the seed finds no difference (u0 >= 0.05), because
+    // below it rounding accumulates over up to 10^6 steps and the error rises as u0
+    // falls (seed 003 §3.7, Fig. 6) -- for our shifted FP32 as well: measured on the
+    // H100, err32/err64 = 1.04 at 0.05, 1.01 at 0.1, but 3.7 at 0.02 and 543 at 5e-4.
+    const double compared_from = ctx.full() ? 0.05 : 0.0;
+    const std::string range = ctx.full() ? "u0 >= 0.05" : "u0";
     double worst32 = 0, worst16 = 0;
-    std::size_t at32 = 0, at16 = 0;
+    std::size_t at32 = 0, at16 = 0, best32 = 0;
     for (std::size_t i = 0; i < speeds.size(); ++i) {
+        if (e[1][i].velocity < e[1][best32].velocity) best32 = i;
+        if (speeds[i] < compared_from) continue;
         const double r32 = e[1][i].velocity / e[0][i].velocity;
         const double r16 = e[2][i].velocity / e[0][i].velocity;
         if (!(r32 <= worst32)) worst32 = r32, at32 = i;
         if (!(r16 <= worst16)) worst16 = r16, at16 = i;
     }
-    out.comparisons.push_back(bound("FP32: max over u0 of err32/err64 (velocity; worst at u0 = " +
+    out.comparisons.push_back(bound("FP32: max over " + range + " of err32/err64 (velocity; worst at u0 = " +
                                         format("%g", speeds[at32]) + ")",
                                     worst32, 1.05, 1.0));
-    out.comparisons.push_back(bound("FP16: max over u0 of err16/err64 (velocity; worst at u0 = " +
+    out.comparisons.push_back(bound("FP16: max over " + range + " of err16/err64 (velocity; worst at u0 = " +
                                         format("%g", speeds[at16]) + ")",
                                     worst16, 2.0, 1.0));
+    if (ctx.full()) {
+        // The seed's "sweet spot" of single precision near u0 = 0.05: the u0 of FP32's
+        // smallest velocity error must lie between 0.01 and 0.1 (a factor 5 around it,
+        // two points of our u0 grid either side).
+        const double spot = speeds[best32];
+        out.comparisons.push_back({"FP32: u0 of the smallest velocity error (seed: ~0.05; within 0.01 ... 0.1)", spot,
+                                   0.05, (spot >= 0.01 && spot <= 0.1) ? 0.0 : 1.0, 0.0});
+    }
     for (std::size_t i = 0; i < speeds.size(); ++i)
         out.notes.push_back("u0 = " + format("%g", speeds[i]) + ": velocity error FP64 " +
                             format("%.3e", e[0][i].velocity) + ", FP32 " + format("%.3e", e[1][i].velocity) +
