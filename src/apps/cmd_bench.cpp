@@ -65,7 +65,10 @@ lattice::Kind lattice_of(const std::string& s) {
     return lattice::Kind::D3Q19;
 }
 physics::CollisionKind collision_of(const std::string& s) {
-    return s == "trt" ? physics::CollisionKind::TRT : s == "mrt" ? physics::CollisionKind::MRT : physics::CollisionKind::BGK;
+    return s == "trt"           ? physics::CollisionKind::TRT
+           : s == "mrt"         ? physics::CollisionKind::MRT
+           : s == "regularized" ? physics::CollisionKind::Regularized
+                                : physics::CollisionKind::BGK;
 }
 storage::Precision precision_of(const std::string& s) {
     return s == "fp64" ? storage::Precision::FP64 : s == "fp16" ? storage::Precision::FP16 : storage::Precision::FP32;

@@ -27,7 +27,7 @@ int info_command() {
                       << g.compute_minor << ", " << g.multiprocessors << " multiprocessors\n";
     }
     std::cout << "lattices: D2Q9, D3Q15, D3Q19, D3Q27\n"
-              << "collisions: bgk, trt (all lattices), mrt (D2Q9, D3Q19)\n"
+              << "collisions: bgk, trt, regularized (all lattices), mrt (D2Q9, D3Q19)\n"
               << "equilibria: compressible, incompressible (He-Luo)\n"
               << "precisions: fp64, fp32, fp16 storage with fp32 arithmetic (shifted populations)\n"
               << "streaming: two-copy (AB pull), in-place (AA); fused stream-collide\n";

@@ -69,8 +69,8 @@ int run_main(int argc, char** argv) {
     bench_cmd->add_option("--lattice", bench.lattices, "D2Q9, D3Q15, D3Q19 or D3Q27 (default D3Q19); several values or repeated")
         ->check(CLI::IsMember({"D2Q9", "D3Q15", "D3Q19", "D3Q27"}))
         ->delimiter(',');
-    bench_cmd->add_option("--collision", bench.collisions, "bgk, trt or mrt (default bgk); several values or repeated")
-        ->check(CLI::IsMember({"bgk", "trt", "mrt"}))
+    bench_cmd->add_option("--collision", bench.collisions, "bgk, trt, mrt or regularized (default bgk); several values or repeated")
+        ->check(CLI::IsMember({"bgk", "trt", "mrt", "regularized"}))
         ->delimiter(',');
     bench_cmd->add_option("--precision", bench.precisions, "fp64, fp32 or fp16 (default fp32); several values or repeated")
         ->check(CLI::IsMember({"fp64", "fp32", "fp16"}))

@@ -9,6 +9,7 @@
 #include "common/error.hpp"
 #include "physics/collision_bgk.hpp"
 #include "physics/collision_mrt.hpp"
+#include "physics/collision_regularized.hpp"
 #include "physics/collision_trt.hpp"
 #include "physics/equilibrium.hpp"
 #include "storage/half.hpp"
@@ -30,6 +31,10 @@ struct CollisionFactory<physics::Trt<L, Eq, T>> {
     static physics::Trt<L, Eq, T> make(const EngineSetup& s) {
         return physics::Trt<L, Eq, T>::from_tau(s.tau, s.trt_magic);
     }
+};
+template <class L, class Eq, class T>
+struct CollisionFactory<physics::Regularized<L, Eq, T>> {
+    static physics::Regularized<L, Eq, T> make(const EngineSetup& s) { return {T(1.0 / s.tau)}; }
 };
 template <class L, class Eq, class T>
 struct CollisionFactory<physics::Mrt<L, Eq, T>> {
@@ -55,6 +60,8 @@ auto dispatch_on_lattice(const EngineSetup& s, Maker&& maker) {
                         return maker.template operator()<L, Eq, physics::Bgk<L, Eq, T>, Store>();
                     case physics::CollisionKind::TRT:
                         return maker.template operator()<L, Eq, physics::Trt<L, Eq, T>, Store>();
+                    case physics::CollisionKind::Regularized:
+                        return maker.template operator()<L, Eq, physics::Regularized<L, Eq, T>, Store>();
                     case physics::CollisionKind::MRT: break;
                 }
                 if constexpr (physics::HasMrt<L>) {

@@ -75,8 +75,8 @@ void read_model(const Section& m, sim::ModelSpec& model) {
                                      std::array{lat::Kind::D2Q9, lat::Kind::D3Q15, lat::Kind::D3Q19, lat::Kind::D3Q27});
     if (!lattice) m.fail_missing("lattice", "choose \"D2Q9\", \"D3Q15\", \"D3Q19\" or \"D3Q27\"");
     model.lattice = *lattice;
-    model.collision = read_choice(m, "collision", std::array<std::string_view, 3>{"bgk", "trt", "mrt"},
-                                  std::array{Collision::BGK, Collision::TRT, Collision::MRT})
+    model.collision = read_choice(m, "collision", std::array<std::string_view, 4>{"bgk", "trt", "mrt", "regularized"},
+                                  std::array{Collision::BGK, Collision::TRT, Collision::MRT, Collision::Regularized})
                           .value_or(model.collision);
     model.equilibrium = read_choice(m, "equilibrium", std::array<std::string_view, 2>{"compressible", "incompressible"},
                                     std::array{Equilibrium::Compressible, Equilibrium::Incompressible})

@@ -48,23 +48,36 @@ BARRACUDA_HD T equilibrium_odd_difference(int i, T drho, const T (&u)[3]) {
 
 namespace barracuda::physics {
 
+/// The second-order Hermite projection of a non-equilibrium stress Pi^neq_ab =
+/// sum_i c_ia c_ib (f_i - f_i^eq), given as {xx, yy, zz, xy, xz, yz}:
+///   f_i^neq,(1) = w_i / (2 cs4) Q_iab Pi_ab,   Q_iab = c_ia c_ib - cs2 delta_ab
+/// (Latt & Chopard 2006, Math. Comput. Simul. 72, 165, eq. 11). It carries the
+/// stress Pi and no other moment up to second order.
+template <class L, class T>
+BARRACUDA_HD T hermite2_non_equilibrium(int i, const T (&pi)[6]) {
+    constexpr T cs2 = T(L::cs2), scale = T(1.0 / (2 * L::cs2 * L::cs2));
+    const T c0 = T(L::c(i, 0)), c1 = T(L::c(i, 1)), c2 = T(L::c(i, 2));
+    const T q = (c0 * c0 - cs2) * pi[0] + (c1 * c1 - cs2) * pi[1] + (c2 * c2 - cs2) * pi[2] +
+                T(2) * (c0 * c1 * pi[3] + c0 * c2 * pi[4] + c1 * c2 * pi[5]);
+    return scale * T(L::w(i)) * q;
+}
+
 /// The first-order (Chapman-Enskog) non-equilibrium part of a BGK-like
 /// population after collision, for a velocity field with strain rate
 /// S_ab = (d_a u_b + d_b u_a) / 2 given as {S_xx, S_yy, S_zz, S_xy, S_xz, S_yz}:
-///   before collision  f_i^neq = -tau (w_i rho / cs2) Q_iab S_ab,  Q_iab = c_ia c_ib - cs2 delta_ab
-///   after collision   (1 - 1/tau) f_i^neq = -(tau - 1) (w_i rho / cs2) Q_iab S_ab
+///   before collision  f_i^neq = -tau (w_i rho / cs2) Q_iab S_ab,
+///   after collision   (1 - 1/tau) f_i^neq = -(tau - 1) (w_i rho / cs2) Q_iab S_ab,
+/// the Hermite projection of the stress Pi = -2 rho cs2 (tau - 1) S
 /// (Skordos 1993, Phys. Rev. E 48, 4823; Mei, Luo, Lallemand & d'Humieres 2006,
-/// Comput. Fluids 35, 855, §2). Its stress is the viscous stress -2 rho cs2 (tau - 1/2) S
-/// after the next streaming, so a flow with gradients starts without the
-/// period-two oscillation that f = f^eq excites near tau = 1/2. The shear rate
-/// relaxes at 1/tau in every collision offered (BGK, TRT's omega+, MRT's s_nu).
+/// Comput. Fluids 35, 855, §2). After the next streaming its stress is the
+/// viscous stress, so a flow with gradients starts without the period-two
+/// oscillation that f = f^eq excites near tau = 1/2. The shear rate relaxes at
+/// 1/tau in every collision offered (BGK, TRT's omega+, MRT's s_nu, regularized).
 template <class L, class T>
 BARRACUDA_HD T strain_non_equilibrium_post(int i, T rho, T tau, const T (&strain)[6]) {
-    constexpr T cs2 = T(L::cs2);
-    const T c0 = T(L::c(i, 0)), c1 = T(L::c(i, 1)), c2 = T(L::c(i, 2));
-    const T q = (c0 * c0 - cs2) * strain[0] + (c1 * c1 - cs2) * strain[1] + (c2 * c2 - cs2) * strain[2] +
-                T(2) * (c0 * c1 * strain[3] + c0 * c2 * strain[4] + c1 * c2 * strain[5]);
-    return -(tau - T(1)) * T(L::w(i)) * rho / cs2 * q;
+    const T k = T(-2) * T(L::cs2) * rho * (tau - T(1));
+    const T pi[6] = {k * strain[0], k * strain[1], k * strain[2], k * strain[3], k * strain[4], k * strain[5]};
+    return hermite2_non_equilibrium<L>(i, pi);
 }
 
 }  // namespace barracuda::physics

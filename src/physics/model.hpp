@@ -4,11 +4,17 @@
 
 namespace barracuda::physics {
 
-enum class CollisionKind { BGK, TRT, MRT };
+enum class CollisionKind { BGK, TRT, MRT, Regularized };
 enum class EquilibriumKind { Compressible, Incompressible };
 
 constexpr const char* name_of(CollisionKind c) {
-    return c == CollisionKind::BGK ? "bgk" : (c == CollisionKind::TRT ? "trt" : "mrt");
+    switch (c) {
+        case CollisionKind::BGK: return "bgk";
+        case CollisionKind::TRT: return "trt";
+        case CollisionKind::MRT: return "mrt";
+        case CollisionKind::Regularized: break;
+    }
+    return "regularized";
 }
 constexpr const char* name_of(EquilibriumKind e) {
     return e == EquilibriumKind::Compressible ? "compressible" : "incompressible";

@@ -95,7 +95,8 @@ TEST(GpuOracle, EveryCombinationMatchesCpu) {
     std::cout << "  GPU: " << gpus[0].name << "\n";
     int count = 0;
     for (auto lat : {lattice::Kind::D2Q9, lattice::Kind::D3Q15, lattice::Kind::D3Q19, lattice::Kind::D3Q27})
-        for (auto col : {physics::CollisionKind::BGK, physics::CollisionKind::TRT, physics::CollisionKind::MRT}) {
+        for (auto col : {physics::CollisionKind::BGK, physics::CollisionKind::TRT, physics::CollisionKind::MRT,
+                         physics::CollisionKind::Regularized}) {
             if (col == physics::CollisionKind::MRT && lat != lattice::Kind::D2Q9 && lat != lattice::Kind::D3Q19)
                 continue;
             for (auto eq : {physics::EquilibriumKind::Compressible, physics::EquilibriumKind::Incompressible})
