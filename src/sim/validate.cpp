@@ -182,6 +182,19 @@ void check_moving_obstacles(const CaseSpec& spec) {
         ++moving;
         const std::string key = "obstacle[" + std::to_string(i) + "] (\"" + ob.name + "\").velocity";
         check_velocity(spec, key.c_str(), ob.velocity);
+        // Bounce-back with the moving-wall term models a surface that slides along
+        // itself; a velocity across the surface would inject or remove mass.
+        if (ob.shape == Obstacle::Shape::Sphere)
+            fail(key + " = " + vec(ob.velocity, shown_dims(spec, ob.velocity)) +
+                 ": a sphere's surface cannot slide with one uniform velocity (the geometry does not move); "
+                 "simulate a moving sphere in its own frame, with the flow and the walls moving instead");
+        if (ob.shape == Obstacle::Shape::Cylinder || ob.shape == Obstacle::Shape::Pipe)
+            for (int a = 0; a < 3; ++a)
+                if (a != ob.axis && ob.velocity[std::size_t(a)] != 0)
+                    fail(key + " = " + vec(ob.velocity, shown_dims(spec, ob.velocity)) + ": a " +
+                         (ob.shape == Obstacle::Shape::Pipe ? "pipe" : "cylinder") +
+                         "'s surface can only slide along its axis (" + axis_name(ob.axis) +
+                         "); give only that component");
         for (const auto& name : spec.forces.obstacles)
             if (name == ob.name)
                 fail("forces.obstacles = \"" + name + "\": the obstacle moves (" + key + " = " + vec(ob.velocity, 3) +

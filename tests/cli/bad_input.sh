@@ -232,6 +232,53 @@ expect "force reference area missing" 3 "forces.reference_area" "missing" -- \
 expect "lift along the flow axis" 3 "forces.lift_axis" '"x"' "forces.flow_axis" -- \
     run forces_name.toml --backend cpu -q --set 'forces.obstacles=["cylinder"]' --set forces.lift_axis=x
 
+# --- moving obstacles ----------------------------------------------------------------
+cat >moving.toml <<EOF
+[model]
+lattice = "D3Q19"
+tau = 0.8
+[domain]
+size = [12, 12, 16]
+[boundary]
+z_min = { type = "velocity", velocity = [0, 0, 0.02] }
+z_max = { type = "pressure" }
+[[obstacle]]
+name = "pipe"
+shape = "pipe"
+axis = "z"
+center = [5.5, 5.5, 0]
+radius = 5
+velocity = [0, 0, 0.02]
+[[obstacle]]
+name = "ball"
+shape = "sphere"
+center = [5.5, 5.5, 8]
+radius = 2
+[run]
+steps = 4
+[output]
+directory = "$WORK/out"
+EOF
+checks=$((checks + 1))
+rc=0
+"$BIN" run moving.toml --backend cpu -q --set "output.directory=$T/moving-out" >"$LOG/stdout" 2>"$LOG/stderr" || rc=$?
+if [[ $rc != 0 ]]; then
+    fail "the moving-pipe base case does not run (exit $rc):"
+    cat "$LOG/stderr" >&2
+else
+    echo "ok   moving-pipe base case runs (exit 0)"
+fi
+rm -rf "$T/moving-out"
+expect "force report on a moving obstacle" 3 'forces.obstacles = "pipe"' "the obstacle moves" "at rest only" -- \
+    run moving.toml --backend cpu -q --set 'forces.obstacles=["pipe"]' --set forces.reference_velocity=0.02 \
+    --set forces.reference_area=78
+expect "pipe velocity across its axis" 3 'obstacle[0] ("pipe").velocity' "[0.01, 0, 0.02]" "only slide along its axis (z)" -- \
+    run moving.toml --backend cpu -q --set 'obstacle[0].velocity=[0.01, 0, 0.02]'
+expect "obstacle velocity too large" 3 'obstacle[0] ("pipe").velocity' "|u| = 0.5" "must be < 0.4" -- \
+    run moving.toml --backend cpu -q --set 'obstacle[0].velocity=[0, 0, 0.5]'
+expect "a sphere with a velocity" 3 'obstacle[1] ("ball").velocity' "cannot slide with one uniform velocity" -- \
+    run moving.toml --backend cpu -q --set 'obstacle[1].velocity=[0, 0, 0.01]'
+
 # --- a boundary on a periodic axis -------------------------------------------------
 expect "boundary table in the file on a periodic axis" 3 "boundary.y_max" "periodic" -- \
     "${RUN[@]}" --set 'domain.periodic=[false, true]'
