@@ -44,7 +44,10 @@ void check_state(sim::Simulation& s, const std::string& what) {
     const auto o = s.observe_all(false);
     if (o.bad_cell >= 0 || !std::isfinite(o.u_max) || o.rho_min < 0.5 || o.rho_max > 2.0) {
         std::ostringstream m;
-        m << what << " diverged (density in [" << o.rho_min << ", " << o.rho_max << "], max |u| " << o.u_max << ")";
+        m << what << " diverged";
+        if (o.bad_cell >= 0)  // the first bad cell; the ranges below leave bad cells out
+            m << " at cell index " << o.bad_cell << " (x fastest; density " << o.bad_density << ", |u| " << o.bad_speed << ")";
+        m << " (density over the good cells in [" << o.rho_min << ", " << o.rho_max << "], max |u| " << o.u_max << ")";
         throw DivergenceError(m.str());
     }
 }
