@@ -3,6 +3,7 @@
 // Each backend instantiates one lattice per translation unit (compile time
 // on a 2-core CI machine).
 #pragma once
+#include <cmath>
 #include <string>
 
 #include "backend/engine.hpp"
@@ -34,7 +35,10 @@ struct CollisionFactory<physics::Trt<L, Eq, T>> {
 };
 template <class L, class Eq, class T>
 struct CollisionFactory<physics::Regularized<L, Eq, T>> {
-    static physics::Regularized<L, Eq, T> make(const EngineSetup& s) { return {T(1.0 / s.tau)}; }
+    static physics::Regularized<L, Eq, T> make(const EngineSetup& s) {
+        const double les = 2 * std::sqrt(2.0) * s.smagorinsky * s.smagorinsky / (L::cs2 * L::cs2);
+        return {T(1.0 / s.tau), T(les), T(s.tau)};
+    }
 };
 template <class L, class Eq, class T>
 struct CollisionFactory<physics::Mrt<L, Eq, T>> {

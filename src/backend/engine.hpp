@@ -33,6 +33,7 @@ struct EngineSetup {
     std::vector<std::uint8_t> node_kind;  // one per cell: boundary::Fluid or boundary::Solid
     double tau = 0.6;
     double trt_magic = 3.0 / 16.0;
+    double smagorinsky = 0;  // Smagorinsky constant C (regularized collision); 0: no LES
     physics::MrtRateSet mrt{};  // shear is set from tau by the engine
     double force[3] = {0, 0, 0};
     /// Obstacles whose force is reported: per obstacle, the fluid cells next to it with

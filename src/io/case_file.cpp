@@ -29,7 +29,7 @@ std::vector<std::string> known_keys() {
     std::vector<std::string> keys = {
         "title",
         "model.lattice", "model.collision", "model.equilibrium", "model.precision", "model.streaming",
-        "model.tau", "model.viscosity", "model.trt_magic",
+        "model.tau", "model.viscosity", "model.trt_magic", "model.smagorinsky",
         "model.mrt.s_e", "model.mrt.s_eps", "model.mrt.s_q", "model.mrt.s_pi", "model.mrt.s_m",
         "domain.size", "domain.periodic", "domain.decomposition",
         "initial.density", "initial.velocity",
@@ -103,6 +103,7 @@ void read_model(const Section& m, sim::ModelSpec& model) {
         m.fail_missing("tau", "give model.tau (> 0.5) or model.viscosity (> 0; nu = (tau - 0.5)/3)");
     }
 
+    if (auto c = m.number("smagorinsky")) model.smagorinsky = *c;
     if (auto magic = m.number("trt_magic")) {
         if (!(*magic > 0)) m.fail_value("trt_magic", "must be > 0 (3/16 is the usual choice)");
         model.trt_magic = *magic;

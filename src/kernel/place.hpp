@@ -27,7 +27,7 @@ BARRACUDA_HD void place_equilibrium_at(const storage::Grid& grid, const boundary
     BARRACUDA_UNROLL
     for (int i = 0; i < L::Q; ++i) {
         T v = physics::equilibrium_shifted<L, Eq>(i, drho, u);
-        if (strain) v += physics::strain_non_equilibrium_post<L>(i, T(1) + drho, tau, s);
+        if (strain) v += physics::strain_non_equilibrium_post<L>(i, Eq::velocity_weight(T(1) + drho), tau, s);
         const LinkSource to = link_source<L>(grid, faces, node_class, pos, L::opposite(i));
         previous.put(i, cell, to.from, to.kind == LinkKind::Streamed, v);
     }

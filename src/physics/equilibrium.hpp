@@ -71,8 +71,10 @@ BARRACUDA_HD T hermite2_non_equilibrium(int i, const T (&pi)[6]) {
 /// (Skordos 1993, Phys. Rev. E 48, 4823; Mei, Luo, Lallemand & d'Humieres 2006,
 /// Comput. Fluids 35, 855, §2). After the next streaming its stress is the
 /// viscous stress, so a flow with gradients starts without the period-two
-/// oscillation that f = f^eq excites near tau = 1/2. The shear rate relaxes at
-/// 1/tau in every collision offered (BGK, TRT's omega+, MRT's s_nu, regularized).
+/// oscillation that f = f^eq excites near tau = 1/2. The stress relaxes at 1/tau
+/// in every collision offered (BGK, TRT's omega+, MRT's s_nu, regularized); on
+/// D3Q19 MRT the Hermite term also carries some ghost content (relaxed at s_pi),
+/// a small start-up transient there. rho: rho0 = 1 for the incompressible equilibrium.
 template <class L, class T>
 BARRACUDA_HD T strain_non_equilibrium_post(int i, T rho, T tau, const T (&strain)[6]) {
     const T k = T(-2) * T(L::cs2) * rho * (tau - T(1));

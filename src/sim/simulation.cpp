@@ -158,6 +158,9 @@ backend::EngineSetup engine_setup(const CaseSpec& spec, const parallel::Subdomai
         int m = 0;
         for (std::size_t i = 0; i < spec.obstacles.size(); ++i)
             if (spec.obstacles[i].moving()) {
+                if (m == max_moving_obstacles)  // validate_case refuses this; a guard for direct callers
+                    throw CaseError("[[obstacle]]: more than " + std::to_string(max_moving_obstacles) +
+                                    " obstacles have a velocity");
                 slot[i] = ++m;
                 for (std::size_t a = 0; a < 3; ++a) s.faces.obstacle_velocity[m - 1][a] = spec.obstacles[i].velocity[a];
             }
@@ -173,6 +176,7 @@ backend::EngineSetup engine_setup(const CaseSpec& spec, const parallel::Subdomai
     }
     s.tau = spec.model.tau;
     s.trt_magic = spec.model.trt_magic;
+    s.smagorinsky = spec.model.smagorinsky;
     s.mrt = {1.0 / spec.model.tau, spec.model.mrt.s_e, spec.model.mrt.s_eps, spec.model.mrt.s_q,
              spec.model.mrt.s_pi, spec.model.mrt.s_m};
     for (int a = 0; a < 3; ++a) s.force[a] = spec.body_force[a];

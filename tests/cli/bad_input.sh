@@ -276,6 +276,12 @@ expect "pipe velocity across its axis" 3 'obstacle[0] ("pipe").velocity' "[0.01,
     run moving.toml --backend cpu -q --set 'obstacle[0].velocity=[0.01, 0, 0.02]'
 expect "obstacle velocity too large" 3 'obstacle[0] ("pipe").velocity' "|u| = 0.5" "must be < 0.4" -- \
     run moving.toml --backend cpu -q --set 'obstacle[0].velocity=[0, 0, 0.5]'
+expect "a moving pipe that ends inside the domain" 3 'obstacle[0] ("pipe").velocity' "ends inside the domain" \
+    "extend the body through the domain along z" -- run moving.toml --backend cpu -q --set 'obstacle[0].max=10'
+expect "LES with a collision that does not offer it" 3 "model.smagorinsky = 0.17" 'collision = "regularized"' '"bgk"' -- \
+    "${RUN[@]}" --set model.smagorinsky=0.17
+expect "Smagorinsky constant out of range" 3 "model.smagorinsky = -0.1" "[0, 1]" -- \
+    "${RUN[@]}" --set model.collision=regularized --set model.smagorinsky=-0.1
 expect "a sphere with a velocity" 3 'obstacle[1] ("ball").velocity' "cannot slide with one uniform velocity" -- \
     run moving.toml --backend cpu -q --set 'obstacle[1].velocity=[0, 0, 0.01]'
 

@@ -2,7 +2,7 @@
 // wall, kernel/links.hpp), a resting sphere inside it, an equilibrium inlet and a
 // Zou-He pressure outlet beside the pipe's solid nodes, started with the strain
 // rate's non-equilibrium part (Engine::initialize with strain): the sphere-in-a-pipe
-// validation case in miniature. Tolerances as in test_gpu_oracle.cpp (FP64 1e-12,
+// validation case in miniature; TRT, MRT and regularized BGK with Smagorinsky LES. Tolerances as in test_gpu_oracle.cpp (FP64 1e-12,
 // FP32 2e-5 of the largest shifted population). Skipped without a GPU.
 #include <gtest/gtest.h>
 
@@ -57,9 +57,11 @@ sim::CaseSpec pipe_case(storage::Precision p, physics::CollisionKind c, storage:
 TEST(GpuOracle, MovingObstacleAndStrainInitialisationMatchCpu) {
     if (backend::cuda_devices().empty()) GTEST_SKIP() << "no CUDA GPU on this machine";
     for (auto p : {storage::Precision::FP64, storage::Precision::FP32})
-        for (auto c : {physics::CollisionKind::TRT, physics::CollisionKind::MRT})
+        for (auto c : {physics::CollisionKind::TRT, physics::CollisionKind::MRT, physics::CollisionKind::Regularized})
             for (auto pattern : {storage::Pattern::TwoCopy, storage::Pattern::InPlace}) {
-                const auto spec = pipe_case(p, c, pattern);
+                auto spec = pipe_case(p, c, pattern);
+                // The regularized collision with its Smagorinsky closure (a per-cell tau).
+                if (c == physics::CollisionKind::Regularized) spec.model.smagorinsky = 0.17;
                 const auto setup = sim::engine_setup(spec);
                 auto cpu = backend::make_cpu_engine(setup), gpu = backend::make_cuda_engine(setup);
                 const auto n = std::size_t(setup.grid.cells());

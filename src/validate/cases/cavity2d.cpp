@@ -67,7 +67,16 @@ Outcome run_cavity(const Context& ctx, int re) {
     const std::int64_t max_steps = passage * (re == 100 ? 40 : re == 400 ? 80 : 150);
     Outcome out;
     std::vector<ModelRun> runs;
-    for (auto c : {sim::Collision::BGK, sim::Collision::TRT, sim::Collision::MRT, sim::Collision::Regularized}) {
+    // Regularized BGK does not converge on the short Re = 1000 grid (96^2, tau = 0.529):
+    // after 144,000 steps its centre-line profiles were 0.92 U off Ghia's and still
+    // moving, where BGK, TRT and MRT converge to within 0.06 U; at 256^2 (tau = 0.577)
+    // it agrees with the others to 1e-4 U. Left out there, and said so in the report.
+    std::vector<sim::Collision> models = {sim::Collision::BGK, sim::Collision::TRT, sim::Collision::MRT};
+    if (ctx.full() || re != 1000) models.push_back(sim::Collision::Regularized);
+    else
+        out.notes.push_back("regularized BGK not run: on 96^2 at Re = 1000 (tau = 0.529) it did not converge "
+                            "(0.92 U off Ghia after 144,000 steps); see the full variant at 256^2");
+    for (auto c : models) {
         ModelRun m{c, {}, {}, 0, {}};
         auto spec = lid_driven_cavity(lattice::Kind::D2Q9, n, re, lid_speed, c);
         spec.model.equilibrium = sim::Equilibrium::Incompressible;

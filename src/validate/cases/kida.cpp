@@ -26,6 +26,7 @@
 #include <complex>
 #include <string>
 
+#include "common/error.hpp"
 #include "validate/case.hpp"
 #include "validate/flow.hpp"
 
@@ -156,10 +157,12 @@ std::vector<double> kida_pressure(const std::vector<double>& u, int n) {
     return p;
 }
 
-Series kida(const Context& ctx, int n, double re, double t_end, sim::Collision c, sim::Precision p, int samples) {
+Series kida(const Context& ctx, int n, double re, double t_end, sim::Collision c, sim::Precision p, int samples,
+           double smagorinsky = 0) {
     const double nu = n * u0 / re;
     auto spec = periodic_box(lattice::Kind::D3Q19, {n, n, n}, 3 * nu + 0.5, c);
     spec.model.precision = p;
+    spec.model.smagorinsky = smagorinsky;
     const auto steps = std::int64_t(std::ceil(t_end * n / (2 * pi * u0)));
     const std::int64_t every = std::max<std::int64_t>(1, steps / samples);
     ctx.log(model_name(c) + " " + std::to_string(n) + "^3, " + std::to_string(steps) + " steps");
@@ -282,6 +285,68 @@ const bool registered = add_case({
     .full_only = false,
     .unavailable = "",
     .run = run,
+});
+
+// Seed 004 §2.3 (Delbosc et al.: Smagorinsky LES for real-time indoor air) and
+// issue 4: at Re = 10^5 the Kida vortex is far from resolved (tau - 1/2 = 1e-4 on
+// 64^3) and BGK blows up; the Smagorinsky closure (C = 0.17, on the regularized
+// collision) adds the eddy viscosity of the unresolved scales and keeps the run
+// stable. Checked: the LES run reaches t_end without diverging and its kinetic
+// energy never grows by more than 1e-3 E0 between samples (free decay: an energy
+// gain is numerical). BGK's fate is reported as a note: that it diverges is the
+// seed's premise, not a property of this code to require.
+Outcome run_les(const Context& ctx) {
+    const int n = ctx.full() ? 256 : 64;
+    const double re = 1e5, t_end = ctx.full() ? 10 : 6, c_smag = 0.17;
+    const auto precision = ctx.full() ? sim::Precision::FP32 : sim::Precision::FP64;
+    Outcome out;
+    out.setup = "D3Q19 " + std::to_string(n) + "^3 periodic, Re = 1e5, u0 = 0.05, tau = " +
+                format("%.6f", 3 * n * u0 / re + 0.5) + ", " + storage::name_of(precision) + ", to t* = " +
+                format("%g", t_end) + "; regularized + Smagorinsky C = 0.17 against BGK";
+    Series les;
+    bool les_ok = true;
+    try {
+        les = kida(ctx, n, re, t_end, sim::Collision::Regularized, precision, 60, c_smag);
+    } catch (const DivergenceError& e) {
+        les_ok = false;
+        out.notes.push_back(std::string("LES run diverged: ") + e.what());
+    }
+    out.comparisons.push_back({"LES (regularized, C = 0.17) reaches t* = " + format("%g", t_end) + " without diverging",
+                               les_ok ? 1.0 : 0.0, 1.0, les_ok ? 0.0 : 1.0, 0.0});
+    if (les_ok) {
+        double growth = 0;
+        for (std::size_t i = 1; i < les.e.size(); ++i) growth = std::max(growth, (les.e[i] - les.e[i - 1]) / les.e[0]);
+        out.comparisons.push_back(bound("LES: largest energy gain between samples / E0", growth, 1e-3, 0.0));
+        out.notes.push_back("LES: E(t_end) = " + format("%.4f", les.e.back() / les.e[0]) + " E0");
+    }
+    try {
+        const Series bgk = kida(ctx, n, re, t_end, sim::Collision::BGK, precision, 60);
+        out.notes.push_back("BGK did not diverge at this resolution: E(t_end) = " +
+                            format("%.4f", bgk.e.back() / bgk.e[0]) + " E0");
+    } catch (const DivergenceError& e) {
+        out.notes.push_back(std::string("BGK diverged, as in seed 004: ") + e.what());
+    }
+    io::PlotPanel pe{"kinetic energy, Re = 1e5", "t* = t u0 2 pi / N", "E / E0", false, false, {}};
+    if (les_ok) {
+        io::PlotSeries se{"regularized + Smagorinsky", {}, {}, true, false};
+        for (std::size_t i = 0; i < les.t.size(); ++i)
+            se.x.push_back(les.t[i] * u0 * 2 * pi / n), se.y.push_back(les.e[i] / les.e[0]);
+        pe.series.push_back(se);
+    }
+    out.plot = {pe};
+    return out;
+}
+
+const bool registered_les = add_case({
+    .name = "kida-les-re1e5",
+    .title = "Kida vortex at Re = 1e5: Smagorinsky LES stays stable where BGK does not",
+    .citation = "seed 004, Delbosc et al. 2013, Sec. 2.3 (Smagorinsky LES); Kida 1985; Hou et al. 1996 (LBM closure)",
+    .compares = "the LES run completes with non-increasing kinetic energy; BGK's divergence reported",
+    .short_setup = "D3Q19 64^3, Re = 1e5, FP64, to t* = 6 (CPU)",
+    .full_setup = "D3Q19 256^3, Re = 1e5, FP32, to t* = 10",
+    .full_only = false,
+    .unavailable = "",
+    .run = run_les,
 });
 
 }  // namespace

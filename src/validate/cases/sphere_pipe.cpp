@@ -136,7 +136,7 @@ Outcome run_re1(const Context& ctx) {
     Outcome out;
     out.setup = "D3Q19 TRT FP32 " + std::to_string(r.n) + "^2 x " + std::to_string(r.length) + ", d = " +
                 format("%.2f", r.d) + ", D = " + format("%.2f", 2 * r.d) + ", u0 = " + format("%g", r.u0) +
-                ", nu = " + format("%.4f", r.u0 * r.d) + "; " + std::to_string(d.steps) + " steps" +
+                ", nu = " + format("%.4f", r.u0 * r.d / r.re) + "; " + std::to_string(d.steps) + " steps" +
                 (d.steady ? " to steady state" : " (NOT steady)");
     std::string what = "c_d,w at Re = 1";
     if (!d.steady) what += " (not steady)";
