@@ -1,6 +1,7 @@
 // Small helpers shared by the solver tests: engine setups for boxes with
 // given faces, and field norms.
 #pragma once
+#include <algorithm>
 #include <cmath>
 #include <vector>
 
@@ -76,6 +77,20 @@ inline void initialize_wavy(backend::Engine& e, const backend::EngineSetup& s) {
         u[3 * k + 2] = s.lattice == lattice::Kind::D2Q9 ? 0.0 : 0.01 * std::cos(0.05 * double(k));
     }
     e.initialize(rho, u);
+}
+
+/// max |f_b - f_a| / max |f_a| over all populations of two engines of the same setup
+/// (the GPU-vs-CPU oracle's measure; shifted populations).
+inline double max_relative_population_difference(backend::Engine& a, backend::Engine& b) {
+    std::vector<double> fa, fb;
+    a.populations(fa);
+    b.populations(fb);
+    double diff = 0, scale = 0;
+    for (std::size_t i = 0; i < fa.size(); ++i) {
+        diff = std::max(diff, std::abs(fb[i] - fa[i]));
+        scale = std::max(scale, std::abs(fa[i]));
+    }
+    return diff / scale;
 }
 
 inline void initialize_at_rest(backend::Engine& e, const backend::EngineSetup& s, double rho0 = 1.0) {

@@ -28,6 +28,30 @@ sim::CaseSpec channel(int ny) {
     return s;
 }
 
+/// A D3Q19 FP64 box of n x n cross-section and length `length` along x (periodic),
+/// tau = 1, with a pipe along x of the given radius about the cross-section's
+/// centre whose wall slides at `velocity` (0: at rest).
+sim::CaseSpec pipe_along_x(int length, int n, double radius, double velocity) {
+    sim::CaseSpec s;
+    s.model.lattice = lattice::Kind::D3Q19;
+    s.model.precision = storage::Precision::FP64;
+    s.model.tau = 1.0;
+    s.size = {length, n, n};
+    s.periodic = {true, false, false};
+    s.faces[boundary::XMin].type = s.faces[boundary::XMax].type = boundary::FaceType::Periodic;
+    sim::Obstacle pipe;
+    pipe.name = "pipe";
+    pipe.shape = sim::Obstacle::Shape::Pipe;
+    pipe.axis = 0;
+    pipe.center = {0, 0.5 * (n - 1), 0.5 * (n - 1)};
+    pipe.radius = radius;
+    pipe.min = {0, 0, 0};
+    pipe.max = {double(length - 1), 0, 0};
+    pipe.velocity = {velocity, 0, 0};
+    s.obstacles.push_back(pipe);
+    return s;
+}
+
 std::vector<double> run(const sim::CaseSpec& spec, std::int64_t steps) {
     auto e = backend::make_cpu_engine(sim::engine_setup(spec));
     e->initialize_uniform(1.0, {0, 0, 0});
@@ -73,23 +97,7 @@ TEST(MovingObstacle, PlateEqualsMovingFaceAndGivesCouette) {
 // plug flow is the steady state (to round-off once the start-up has decayed:
 // 3000 steps at nu = 1/6 over a radius of 5 is ~20 diffusion times).
 TEST(MovingObstacle, SlidingPipeGivesPlugFlow) {
-    sim::CaseSpec s;
-    s.model.lattice = lattice::Kind::D3Q19;
-    s.model.precision = storage::Precision::FP64;
-    s.model.tau = 1.0;
-    s.size = {6, 14, 14};
-    s.periodic = {true, false, false};
-    s.faces[boundary::XMin].type = s.faces[boundary::XMax].type = boundary::FaceType::Periodic;
-    sim::Obstacle pipe;
-    pipe.name = "pipe";
-    pipe.shape = sim::Obstacle::Shape::Pipe;
-    pipe.axis = 0;
-    pipe.center = {0, 6.5, 6.5};
-    pipe.radius = 5.2;
-    pipe.min = {0, 0, 0};
-    pipe.max = {5, 0, 0};
-    pipe.velocity = {0.04, 0, 0};
-    s.obstacles.push_back(pipe);
+    auto s = pipe_along_x(6, 14, 5.2, 0.04);
     sim::fill_model_defaults(s);
     sim::validate_case(s);
     const auto kinds = sim::node_kinds(s);
@@ -110,22 +118,7 @@ TEST(MovingObstacle, SlidingPipeGivesPlugFlow) {
 // a fraction of a cell, so the centre-line speed is compared within 6% at R = 7.5
 // (an error ~ 2 dR / R with |dR| ~ 0.2).
 TEST(MovingObstacle, PipeAtRestGivesHagenPoiseuille) {
-    sim::CaseSpec s;
-    s.model.lattice = lattice::Kind::D3Q19;
-    s.model.precision = storage::Precision::FP64;
-    s.model.tau = 1.0;
-    s.size = {4, 19, 19};
-    s.periodic = {true, false, false};
-    s.faces[boundary::XMin].type = s.faces[boundary::XMax].type = boundary::FaceType::Periodic;
-    sim::Obstacle pipe;
-    pipe.name = "pipe";
-    pipe.shape = sim::Obstacle::Shape::Pipe;
-    pipe.axis = 0;
-    pipe.center = {0, 9, 9};
-    pipe.radius = 7.5;
-    pipe.min = {0, 0, 0};
-    pipe.max = {3, 0, 0};
-    s.obstacles.push_back(pipe);
+    auto s = pipe_along_x(4, 19, 7.5, 0.0);
     const double g = 1e-6, nu = 1.0 / 6.0;
     s.body_force = {g, 0, 0};
     sim::fill_model_defaults(s);

@@ -18,8 +18,11 @@ struct FaceTable {
     int origin[3] = {0, 0, 0};
     int extent[3] = {0, 0, 0};
     bool whole_periodic[3] = {false, false, false};
+    /// Moving obstacles the kernels can tell apart: their number m = 1..7 takes bits
+    /// 3-5 of the node-class byte (kernel::moving_solid).
+    static constexpr int max_moving_obstacles = 7;
     // Surface velocities of the moving obstacles (kernel::moving_solid(m) uses row m - 1).
-    double obstacle_velocity[7][3] = {};
+    double obstacle_velocity[max_moving_obstacles][3] = {};
 
     /// Inward unit normal of face f along its axis: +1 on a min face, -1 on a max face.
     BARRACUDA_HD static constexpr int inward(int f) { return (f & 1) ? -1 : 1; }

@@ -39,26 +39,29 @@ std::int64_t mark_sphere(const storage::Grid& g, const Point& c, double r, std::
     });
 }
 
-std::int64_t mark_cylinder(const storage::Grid& g, int axis, const Point& c, double r, double lo, double hi,
-                           std::vector<std::uint8_t>& kind, Owners owners, const Placement& at) {
+namespace {
+/// Marks the points with lo <= x[axis] <= hi whose distance to the axis line through
+/// c is within r (a cylinder) or beyond it (a pipe's wall, `outside`).
+std::int64_t mark_around_axis(const storage::Grid& g, int axis, const Point& c, double r, double lo, double hi,
+                              bool outside, std::vector<std::uint8_t>& kind, Owners owners, const Placement& at) {
     return mark(g, kind, owners, at, [&](double x, double y, double z) {
         const double p[3] = {x, y, z};
         double d2 = 0;
         for (int a = 0; a < 3; ++a)
             if (a != axis) d2 += (p[a] - c[a]) * (p[a] - c[a]);
-        return d2 <= r * r && p[axis] >= lo && p[axis] <= hi;
+        return (d2 > r * r) == outside && p[axis] >= lo && p[axis] <= hi;
     });
+}
+}  // namespace
+
+std::int64_t mark_cylinder(const storage::Grid& g, int axis, const Point& c, double r, double lo, double hi,
+                           std::vector<std::uint8_t>& kind, Owners owners, const Placement& at) {
+    return mark_around_axis(g, axis, c, r, lo, hi, false, kind, owners, at);
 }
 
 std::int64_t mark_pipe(const storage::Grid& g, int axis, const Point& c, double r, double lo, double hi,
                        std::vector<std::uint8_t>& kind, Owners owners, const Placement& at) {
-    return mark(g, kind, owners, at, [&](double x, double y, double z) {
-        const double p[3] = {x, y, z};
-        double d2 = 0;
-        for (int a = 0; a < 3; ++a)
-            if (a != axis) d2 += (p[a] - c[a]) * (p[a] - c[a]);
-        return d2 > r * r && p[axis] >= lo && p[axis] <= hi;
-    });
+    return mark_around_axis(g, axis, c, r, lo, hi, true, kind, owners, at);
 }
 
 }  // namespace barracuda::geometry

@@ -31,6 +31,7 @@ BARRACUDA_HD std::uint8_t path_of(std::uint8_t node_class) { return node_class &
 /// A solid node of moving obstacle m = 1..7: Solid with m in bits 3-5. Links into it
 /// bounce back with the moving-wall term of FaceTable::obstacle_velocity[m - 1].
 constexpr std::uint8_t moving_solid(int m) { return std::uint8_t(Solid | (m << 3)); }
+static_assert(boundary::FaceTable::max_moving_obstacles <= 7, "moving obstacle numbers take bits 3-5");
 BARRACUDA_HD int moving_obstacle_of(std::uint8_t node_class) { return node_class >> 3; }
 
 enum class LinkKind : std::uint8_t { Streamed, SolidNode, Wall, Open };

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "boundary/face.hpp"
+#include "boundary/face_table.hpp"
 #include "lattice/lattice.hpp"
 #include "physics/model.hpp"
 #include "storage/pattern.hpp"
@@ -60,8 +61,9 @@ struct Obstacle {
     bool moving() const { return velocity[0] != 0 || velocity[1] != 0 || velocity[2] != 0; }
 };
 
-/// At most this many obstacles may move (their velocities travel with every kernel launch).
-inline constexpr int max_moving_obstacles = 7;
+/// At most this many obstacles may move (their velocities travel with every kernel
+/// launch, in the face table).
+inline constexpr int max_moving_obstacles = boundary::FaceTable::max_moving_obstacles;
 
 struct RunSpec {
     std::int64_t steps = 1000;

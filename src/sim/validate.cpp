@@ -189,11 +189,10 @@ void check_moving_obstacles(const CaseSpec& spec) {
         check_velocity(spec, key.c_str(), ob.velocity);
         // Bounce-back with the moving-wall term models a surface that slides along
         // itself; a velocity across the surface would inject or remove mass.
-        if (ob.shape == Obstacle::Shape::Sphere)
-            fail(key + " = " + vec(ob.velocity, shown_dims(spec, ob.velocity)) +
-                 ": a sphere's surface cannot slide with one uniform velocity (the geometry does not move); "
-                 "simulate a moving sphere in its own frame, with the flow and the walls moving instead");
         const std::string shown = key + " = " + vec(ob.velocity, shown_dims(spec, ob.velocity));
+        if (ob.shape == Obstacle::Shape::Sphere)
+            fail(shown + ": a sphere's surface cannot slide with one uniform velocity (the geometry does not move); "
+                 "simulate a moving sphere in its own frame, with the flow and the walls moving instead");
         const bool round = ob.shape == Obstacle::Shape::Cylinder || ob.shape == Obstacle::Shape::Pipe;
         for (int a = 0; a < 3; ++a) {
             if (ob.velocity[std::size_t(a)] == 0) continue;

@@ -153,15 +153,7 @@ TEST(GpuOracle, UniformInitialisationMatchesCpu) {
             cpu->initialize_uniform(1.01, {0.03, -0.01, 0.02});
             gpu->initialize_uniform(1.01, {0.03, -0.01, 0.02});
             cpu->step(7), gpu->step(7);
-            std::vector<double> fc, fg;
-            cpu->populations(fc);
-            gpu->populations(fg);
-            double diff = 0, scale = 0;
-            for (std::size_t i = 0; i < fc.size(); ++i) {
-                diff = std::max(diff, std::abs(fg[i] - fc[i]));
-                scale = std::max(scale, std::abs(fc[i]));
-            }
-            EXPECT_LT(diff / scale, tolerance(prec)) << storage::name_of(pattern) << " " << storage::name_of(prec);
+            EXPECT_LT(test::max_relative_population_difference(*cpu, *gpu), tolerance(prec)) << storage::name_of(pattern) << " " << storage::name_of(prec);
         }
 }
 
