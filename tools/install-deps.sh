@@ -7,6 +7,6 @@ export DEBIAN_FRONTEND=noninteractive
 apt-get update -qq
 apt-get install -y -qq --no-install-recommends \
   cmake ninja-build g++ make \
-  libtomlplusplus-dev libcli11-dev zlib1g-dev libpng-dev libgtest-dev python3 \
+  libtomlplusplus-dev libcli11-dev zlib1g-dev libpng-dev libgtest-dev libmuparser-dev python3 \
   libopenmpi-dev openmpi-bin >/dev/null
 echo "dependencies installed"

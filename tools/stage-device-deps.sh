@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Stages the Debian packages the build needs into .deps/ (ignored by git) for a
 # machine that has a compiler and CUDA but no package registry (the GPU device
-# machine): header-only toml++ and CLI11, static zlib, libpng and GoogleTest.
+# machine): header-only toml++ and CLI11, static zlib, libpng and GoogleTest,
+# and muparser (its shared library; the build tree's RPATH finds it).
 # Run on a Debian/Ubuntu machine with network access; the folder is then
 # carried along with the working tree. CMake finds it through
 # BARRACUDA_DEPS_PREFIX (default: .deps).
@@ -9,7 +10,14 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 rm -rf .deps && mkdir -p .deps/debs
 cd .deps/debs
-apt-get download libtomlplusplus-dev libcli11-dev zlib1g-dev libpng-dev libgtest-dev >/dev/null
+apt-get download libtomlplusplus-dev libcli11-dev zlib1g-dev libpng-dev libgtest-dev libmuparser-dev libmuparser2v5 >/dev/null
 for deb in *.deb; do dpkg -x "$deb" ..; done
 cd .. && rm -rf debs
+# Links become copies (the folder is carried to the device, which may not keep
+# links): the loader looks for libmuparser.so.2, a link to the versioned file.
+find usr -type l | while read -r link; do
+    target=$(readlink -f "$link") || true
+    rm "$link"
+    if [ -n "$target" ] && [ -e "$target" ]; then cp -r "$target" "$link"; fi
+done
 echo "staged into $(pwd):"; du -sh usr

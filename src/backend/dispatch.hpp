@@ -25,19 +25,20 @@ struct CollisionFactory;
 
 template <class L, class Eq, class T>
 struct CollisionFactory<physics::Bgk<L, Eq, T>> {
-    static physics::Bgk<L, Eq, T> make(const EngineSetup& s) { return {T(1.0 / s.tau)}; }
+    static physics::Bgk<L, Eq, T> make(const EngineSetup& s) {
+        return {T(1.0 / s.tau), T(physics::smagorinsky_factor<L>(s.smagorinsky)), T(s.tau)};
+    }
 };
 template <class L, class Eq, class T>
 struct CollisionFactory<physics::Trt<L, Eq, T>> {
     static physics::Trt<L, Eq, T> make(const EngineSetup& s) {
-        return physics::Trt<L, Eq, T>::from_tau(s.tau, s.trt_magic);
+        return physics::Trt<L, Eq, T>::from_tau(s.tau, s.trt_magic, physics::smagorinsky_factor<L>(s.smagorinsky));
     }
 };
 template <class L, class Eq, class T>
 struct CollisionFactory<physics::Regularized<L, Eq, T>> {
     static physics::Regularized<L, Eq, T> make(const EngineSetup& s) {
-        const double les = 2 * std::sqrt(2.0) * s.smagorinsky * s.smagorinsky / (L::cs2 * L::cs2);
-        return {T(1.0 / s.tau), T(les), T(s.tau)};
+        return {T(1.0 / s.tau), T(physics::smagorinsky_factor<L>(s.smagorinsky)), T(s.tau)};
     }
 };
 template <class L, class Eq, class T>
@@ -45,7 +46,7 @@ struct CollisionFactory<physics::Mrt<L, Eq, T>> {
     static physics::Mrt<L, Eq, T> make(const EngineSetup& s) {
         physics::MrtRateSet r = s.mrt;
         r.shear = 1.0 / s.tau;
-        return physics::Mrt<L, Eq, T>::from_rates(r);
+        return physics::Mrt<L, Eq, T>::from_rates(r, physics::smagorinsky_factor<L>(s.smagorinsky));
     }
 };
 

@@ -33,9 +33,12 @@ struct EngineSetup {
     std::vector<std::uint8_t> node_kind;  // one per cell: boundary::Fluid or boundary::Solid
     double tau = 0.6;
     double trt_magic = 3.0 / 16.0;
-    double smagorinsky = 0;  // Smagorinsky constant C (regularized collision); 0: no LES
+    double smagorinsky = 0;  // Smagorinsky constant C (physics/les.hpp, every collision); 0: no LES
     physics::MrtRateSet mrt{};  // shear is set from tau by the engine
     double force[3] = {0, 0, 0};
+    /// Faces whose values are expressions (sim/face_values.hpp): the initial values,
+    /// (ux, uy, uz, rho) per face node (boundary::FaceTable::values); empty: none.
+    std::array<std::vector<double>, 6> face_values;
     /// Obstacles whose force is reported: per obstacle, the fluid cells next to it with
     /// the mask of links into it (sim/forces.hpp builds them from the case).
     std::vector<std::vector<kernel::ForceLink>> force_links;
@@ -82,6 +85,8 @@ public:
         initialize(r, v);
     }
     virtual void step(std::int64_t steps) = 0;
+    /// New values for a face of EngineSetup::face_values (same size), used from the next step on.
+    virtual void set_face_values(int face, const std::vector<double>& values) = 0;
     /// Density and velocity (pre-collision, as the next step sees them) on the host;
     /// solid nodes report rho = 1, u = 0.
     virtual void fields(std::vector<double>& rho, std::vector<double>& u) = 0;

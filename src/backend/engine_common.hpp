@@ -99,6 +99,13 @@ std::vector<ForceSum> exchange_forces(const G& g, const std::vector<std::vector<
     return out;
 }
 
+/// Engine::set_face_values's precondition: the face has expression values of this size.
+inline void check_face_values(std::size_t held, int face, const std::vector<double>& values) {
+    if (held == 0 || values.size() != held)
+        throw std::invalid_argument("set_face_values: face " + std::to_string(face) + " holds " +
+                                    std::to_string(held) + " values, " + std::to_string(values.size()) + " given");
+}
+
 /// The reduced fields of an observation; the backend adds the state of the bad cell, if any.
 inline Observation observation_from(const kernel::Partial& p) {
     Observation o;

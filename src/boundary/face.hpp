@@ -2,6 +2,7 @@
 // are data handed to the fused kernel; the per-cell rules are in rules.hpp.
 #pragma once
 #include <array>
+#include <string>
 #include <string_view>
 
 namespace barracuda::boundary {
@@ -31,6 +32,14 @@ struct FaceSpec {
     Profile profile = Profile::Uniform;  // Velocity faces
     std::array<double, 3> velocity{0, 0, 0};  // MovingWall, Velocity
     double density = 1.0;                     // Pressure
+    // Values given as expressions of position and time (sim/expression.hpp) on velocity and
+    // pressure faces: a non-empty text replaces that velocity component / the density.
+    std::array<std::string, 3> velocity_expression{};
+    std::string density_expression;
+    bool has_expression() const {
+        return !density_expression.empty() || !velocity_expression[0].empty() || !velocity_expression[1].empty() ||
+               !velocity_expression[2].empty();
+    }
 };
 
 enum Face : int { XMin = 0, XMax, YMin, YMax, ZMin, ZMax };

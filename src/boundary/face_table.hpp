@@ -23,10 +23,22 @@ struct FaceTable {
     static constexpr int max_moving_obstacles = 7;
     // Surface velocities of the moving obstacles (kernel::moving_solid(m) uses row m - 1).
     double obstacle_velocity[max_moving_obstacles][3] = {};
+    // Faces whose values are expressions (sim/face_values.hpp): (ux, uy, uz, rho) per node of
+    // the face's layer of the local box, node at face_node(); device memory on the GPU. Null:
+    // the constants above (and the profile).
+    const double* values[6] = {nullptr, nullptr, nullptr, nullptr, nullptr, nullptr};
 
     /// Inward unit normal of face f along its axis: +1 on a min face, -1 on a max face.
     BARRACUDA_HD static constexpr int inward(int f) { return (f & 1) ? -1 : 1; }
     BARRACUDA_HD static constexpr int axis(int f) { return f >> 1; }
+    /// The two axes that span face f (k = 0, 1), in increasing order.
+    BARRACUDA_HD static constexpr int in_face_axis(int f, int k) {
+        return k == 0 ? (axis(f) == 0 ? 1 : 0) : (axis(f) == 2 ? 1 : 2);
+    }
+    /// Index of the node at pos among the nodes of face f of a box of n cells.
+    BARRACUDA_HD static constexpr long long face_node(int f, const int (&pos)[3], const int (&n)[3]) {
+        return pos[in_face_axis(f, 0)] + (long long)n[in_face_axis(f, 0)] * pos[in_face_axis(f, 1)];
+    }
     BARRACUDA_HD bool is_open(int f) const { return type[f] == FaceType::Velocity || type[f] == FaceType::Pressure; }
     BARRACUDA_HD bool is_wall(int f) const { return type[f] == FaceType::Wall || type[f] == FaceType::MovingWall; }
 };

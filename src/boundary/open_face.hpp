@@ -28,10 +28,17 @@ struct OpenFaceState {
     T u[3];     // fluid velocity (for the equilibrium method)
 };
 
-/// `profile` scales a prescribed velocity (1 for a uniform one; see Profile).
+/// What a face node is given: the velocity (velocity face) or the density (pressure face).
+template <class T>
+struct Prescribed {
+    T u[3];
+    T rho;
+};
+
+/// The state of a face node whose known populations are f and whose prescribed value is `given`.
 template <class L, class Eq, class T>
 BARRACUDA_HD OpenFaceState<T> open_face_state(const T (&f)[L::Q], int face, const FaceTable& faces,
-                                              const T (&force)[3], T profile) {
+                                              const T (&force)[3], const Prescribed<T>& given) {
     const int a = FaceTable::axis(face), s = FaceTable::inward(face);
     T s0 = T(0), sout = T(0);
     BARRACUDA_UNROLL
@@ -44,8 +51,7 @@ BARRACUDA_HD OpenFaceState<T> open_face_state(const T (&f)[L::Q], int face, cons
     OpenFaceState<T> st;
     const T fn = T(s) * (a == 0 ? force[0] : (a == 1 ? force[1] : force[2]));
     if (faces.type[face] == FaceType::Velocity) {
-        T u[3] = {profile * T(faces.velocity[face][0]), profile * T(faces.velocity[face][1]),
-                  profile * T(faces.velocity[face][2])};
+        const T(&u)[3] = given.u;
         const T un = T(s) * (a == 0 ? u[0] : (a == 1 ? u[1] : u[2]));
         // rho = known + j.n, j.n = w(rho) u.n - F.n/2
         T rho;
@@ -59,7 +65,7 @@ BARRACUDA_HD OpenFaceState<T> open_face_state(const T (&f)[L::Q], int face, cons
             st.j[b] = wr * u[b] - T(0.5) * force[b];
         }
     } else {
-        const T rho = T(faces.density[face]);
+        const T rho = given.rho;
         st.drho = rho - T(1);
         const T inv_wr = T(1) / Eq::velocity_weight(rho);
         BARRACUDA_UNROLL

@@ -11,6 +11,7 @@
 
 #include "common/error.hpp"
 #include "io/toml_access.hpp"
+#include "sim/expression.hpp"
 #include "sim/validate.hpp"
 
 namespace barracuda::io {
@@ -154,7 +155,7 @@ void read_domain(const Section& d, sim::CaseSpec& spec) {
     }
 }
 
-void read_face(const Section& f, boundary::FaceSpec& spec) {
+void read_face(const Section& f, const std::array<int, 3>& size, boundary::FaceSpec& spec) {
     const auto type = read_choice(f, "type", std::array<std::string_view, 4>{"wall", "moving_wall", "velocity", "pressure"},
                                   std::array{FaceType::Wall, FaceType::MovingWall, FaceType::Velocity, FaceType::Pressure});
     if (!type) f.fail_missing("type", "choose \"wall\", \"moving_wall\", \"velocity\" or \"pressure\"");
@@ -177,13 +178,32 @@ void read_face(const Section& f, boundary::FaceSpec& spec) {
     if (f.has("velocity") && !moves)
         f.fail("velocity", t + " takes no velocity" +
                                (spec.type == FaceType::Wall ? " (use type = \"moving_wall\" for a sliding wall)" : ""));
+    const auto parsed = [&](std::string_view key, const std::string& text) {
+        try {
+            sim::Expression(text, size);  // syntax errors here, with the file position
+        } catch (const sim::ExpressionError& e) {
+            f.fail_value(key, "the expression does not parse: " + sim::describe_parse_error(text, e));
+        }
+        return text;
+    };
     if (moves) {
-        const auto u = read_vector(f, "velocity");
+        const auto u = f.numbers_or_texts("velocity", 2, 3);
         if (!u) f.fail_missing("velocity", t + " needs velocity = [ux, uy] or [ux, uy, uz]");
-        spec.velocity = *u;
+        for (std::size_t k = 0; k < u->size(); ++k) {
+            if (const auto* text = std::get_if<std::string>(&(*u)[k])) {
+                if (spec.type != FaceType::Velocity)
+                    f.fail_value("velocity", "expressions are offered on velocity and pressure faces, not on " + t);
+                spec.velocity_expression[k] = parsed("velocity", *text);
+            } else {
+                spec.velocity[k] = std::get<double>((*u)[k]);
+            }
+        }
     }
     if (f.has("density") && spec.type != FaceType::Pressure) f.fail("density", t + " takes no density");
-    spec.density = f.number("density").value_or(1.0);
+    if (const auto d = f.number_or_text("density")) {
+        if (const auto* text = std::get_if<std::string>(&*d)) spec.density_expression = parsed("density", *text);
+        else spec.density = std::get<double>(*d);
+    }
 }
 
 void read_boundaries(const Section& b, sim::CaseSpec& spec) {
@@ -203,7 +223,7 @@ void read_boundaries(const Section& b, sim::CaseSpec& spec) {
         }
         const Section f = b.table(name);
         spec.faces[std::size_t(face)] = {};  // no table: a resting wall
-        if (f.present()) read_face(f, spec.faces[std::size_t(face)]);
+        if (f.present()) read_face(f, spec.size, spec.faces[std::size_t(face)]);
     }
 }
 

@@ -408,6 +408,30 @@ std::optional<std::vector<double>> Section::numbers(std::string_view k, std::siz
     return out;
 }
 
+std::optional<Section::NumberOrText> Section::number_or_text(std::string_view k) const {
+    const toml::node* n = get(k);
+    if (!n) return std::nullopt;
+    if (auto t = n->as_string()) return NumberOrText{t->get()};
+    if (auto i = n->as_integer()) return NumberOrText{double(i->get())};
+    if (auto f = n->as_floating_point(); f && std::isfinite(f->get())) return NumberOrText{f->get()};
+    fail_type(k, "a finite number or an expression in quotes");
+}
+
+std::optional<std::vector<Section::NumberOrText>> Section::numbers_or_texts(std::string_view k, std::size_t min_n,
+                                                                           std::size_t max_n) const {
+    const std::string expected = count_words(min_n, max_n, "numbers or expressions in quotes");
+    const toml::array* a = array_of(k, min_n, max_n, expected);
+    if (!a) return std::nullopt;
+    std::vector<NumberOrText> out;
+    for (const toml::node& e : *a) {
+        if (auto t = e.as_string()) out.emplace_back(t->get());
+        else if (auto i = e.as_integer()) out.emplace_back(double(i->get()));
+        else if (auto f = e.as_floating_point(); f && std::isfinite(f->get())) out.emplace_back(f->get());
+        else fail_type(k, expected);
+    }
+    return out;
+}
+
 std::optional<std::vector<std::int64_t>> Section::integers(std::string_view k, std::size_t min_n,
                                                            std::size_t max_n) const {
     const std::string expected = count_words(min_n, max_n, "integers");

@@ -12,6 +12,7 @@
 #include <string>
 #include <string_view>
 #include <utility>
+#include <variant>
 #include <vector>
 
 #include <toml++/toml.h>
@@ -87,6 +88,11 @@ public:
     std::optional<std::vector<std::int64_t>> integers(std::string_view k, std::size_t min_n, std::size_t max_n) const;
     std::optional<std::vector<bool>> booleans(std::string_view k, std::size_t min_n, std::size_t max_n) const;
     std::optional<std::vector<std::string>> strings(std::string_view k) const;
+    /// A number, or a string (an expression for sim::Expression).
+    using NumberOrText = std::variant<double, std::string>;
+    std::optional<NumberOrText> number_or_text(std::string_view k) const;
+    std::optional<std::vector<NumberOrText>> numbers_or_texts(std::string_view k, std::size_t min_n,
+                                                              std::size_t max_n) const;
 
     /// One of a fixed set of words (compared without regard to case).
     /// Returns the index into `allowed`.

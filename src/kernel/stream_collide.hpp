@@ -103,7 +103,7 @@ struct Gather {
         if (unknown) {
             const int face = open_face_of(pos);
             if (face >= 0) {
-                face_state = boundary::open_face_state<L, Eq>(f, face, faces, force, profile_factor(face, pos));
+                face_state = boundary::open_face_state<L, Eq>(f, face, faces, force, prescribed(face, pos));
                 // On an edge where the face meets another face, some unknowns were bounce-back
                 // and the unknown set is not symmetric along that edge: Zou-He's transverse
                 // correction would create or destroy mass there, and a slow drift of the outlet
@@ -167,6 +167,22 @@ struct Gather {
         grid.coordinates(cell, pos);
         const LinkSource to = destination(pos, i);
         return store.posted(i, cell, to.from, to.kind == LinkKind::Streamed);
+    }
+
+    /// The velocity or density given at a face node: the face's values from expressions
+    /// where it has them, else its constants (times the profile factor for a velocity).
+    BARRACUDA_HD boundary::Prescribed<T> prescribed(int face, const int (&pos)[3]) const {
+        boundary::Prescribed<T> p;
+        if (const double* v = faces.values[face]) {
+            const double* at = v + 4 * boundary::FaceTable::face_node(face, pos, grid.n);
+            p.u[0] = T(at[0]), p.u[1] = T(at[1]), p.u[2] = T(at[2]), p.rho = T(at[3]);
+            return p;
+        }
+        const T k = profile_factor(face, pos);
+        BARRACUDA_UNROLL
+        for (int b = 0; b < 3; ++b) p.u[b] = k * T(faces.velocity[face][b]);
+        p.rho = T(faces.density[face]);
+        return p;
     }
 
     /// Velocity profile factor of a face node (boundary::Profile).

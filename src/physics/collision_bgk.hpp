@@ -1,8 +1,10 @@
 // BGK (single relaxation time): f* = f - omega (f - f^eq) + (1 - omega/2) F~
 // with Guo's source F~ (physics/forcing.hpp). omega = 1/tau, nu = cs2 (tau - 1/2).
+// With Smagorinsky LES (physics/les.hpp) omega is the cell's own 1/tau_eff.
 #pragma once
 #include "physics/equilibrium.hpp"
 #include "physics/forcing.hpp"
+#include "physics/les.hpp"
 #include "physics/moments.hpp"
 
 namespace barracuda::physics {
@@ -10,12 +12,15 @@ namespace barracuda::physics {
 template <class L, class Eq, class T>
 struct Bgk {
     T omega;
+    T les_factor = T(0);  // physics::smagorinsky_factor(C); 0: no LES
+    T tau0 = T(0);        // 1 / omega, for the LES closure
 
     BARRACUDA_HD void operator()(T (&f)[L::Q], const CellState<T>& s, const T (&force)[3], bool forced) const {
-        const T force_weight = T(1) - T(0.5) * omega;
+        const T w = les_factor > T(0) ? smagorinsky_omega<L, Eq>(f, s, tau0, les_factor) : omega;
+        const T force_weight = T(1) - T(0.5) * w;
         BARRACUDA_UNROLL
         for (int i = 0; i < L::Q; ++i) {
-            T fi = f[i] - omega * (f[i] - equilibrium_shifted<L, Eq>(i, s.drho, s.u));
+            T fi = f[i] - w * (f[i] - equilibrium_shifted<L, Eq>(i, s.drho, s.u));
             if (forced) fi += force_weight * guo_source<L>(i, s.u, force);
             f[i] = fi;
         }

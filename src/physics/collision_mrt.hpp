@@ -32,6 +32,7 @@
 
 #include "physics/equilibrium.hpp"
 #include "physics/forcing.hpp"
+#include "physics/les.hpp"
 #include "physics/moments.hpp"
 #include "physics/mrt_basis.hpp"
 
@@ -202,9 +203,15 @@ struct Mrt {
     // source = (1 - s_k / 2) / |M_k|^2.
     T relax[Q];
     T source[Q];
+    // Smagorinsky LES (physics/les.hpp): the shear moments relax at the cell's own
+    // 1/tau_eff; the other rates stay. 0: no LES.
+    T les_factor = T(0);
+    T tau0 = T(0);  // 1 / s_shear
 
-    static Mrt from_rates(const MrtRateSet& r) {
+    static Mrt from_rates(const MrtRateSet& r, double les_factor = 0) {
         Mrt m{};
+        m.les_factor = T(les_factor);
+        m.tau0 = T(1.0 / r.shear);
         for (int k = 0; k < Q; ++k) {
             double s = 1.0;
             switch (Basis::rate_class(k)) {
@@ -250,8 +257,13 @@ struct Mrt {
             });
         });
 
+        // LES: the shear rows' rate s_eff = scale * s_shear, their source weight
+        // (1 - s_eff/2)/|M_k|^2 = source_k - (scale - 1) relax_k / 2. Without LES scale = 1
+        // and both are exactly the precomputed ones.
+        T scale = T(1);
+        if (les_factor > T(0)) scale = smagorinsky_omega<L, Eq>(f, s, tau0, les_factor) * tau0;
         // coef_k = -s_k (m - m^eq)_k / |M_k|^2 for the relaxed moments.
-        T coef[Q];
+        T coef[Q], src_weight[Q];
         static_for<Q>([&](auto kc) {
             constexpr int k = decltype(kc)::value;
             if constexpr (!t.conserved[k]) {
@@ -259,7 +271,13 @@ struct Mrt {
                 T meq = grouped_dot<t.a[k]>(ru) + grouped_dot<t.b[k]>(ruu);  // -0 + -0 if none
                 constexpr T z = T(t.z[k]);
                 if constexpr (z != 0) meq += z * s.drho;
-                coef[k] = relax[k] * (meq - m);
+                if constexpr (Basis::rate_class(k) == RateClass::Shear) {
+                    coef[k] = relax[k] * scale * (meq - m);
+                    src_weight[k] = source[k] - (scale - T(1)) * relax[k] * T(0.5);
+                } else {
+                    coef[k] = relax[k] * (meq - m);
+                    src_weight[k] = source[k];
+                }
             }
         });
 
@@ -280,7 +298,7 @@ struct Mrt {
                 const T src = grouped_dot<t.a[k]>(force) + grouped_dot<t.b2[k]>(uf);
                 constexpr T inv_n2 = T(t.inv_norm2[k]);
                 if constexpr (t.conserved[k]) cons[k] = inv_n2 * src;
-                else coef[k] += source[k] * src;
+                else coef[k] += src_weight[k] * src;
             });
             add_transpose<true>(f, cons);
         }

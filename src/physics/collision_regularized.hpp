@@ -12,18 +12,14 @@
 // relax exactly as in BGK (nu = cs2 (tau - 1/2)), so the Navier-Stokes limit is
 // BGK's; at omega = 1 both give f* = f^eq + F~/2.
 //
-// Smagorinsky LES (seed 004 §2.3; Hou, Sterling, Chen & Doolen 1996): with
-// les_factor = 2 sqrt(2) C^2 / cs4 > 0 the relaxation time of each cell is
-//   tau_eff = (tau0 + sqrt(tau0^2 + les_factor |Pi^neq| / rho)) / 2,  |Pi| = sqrt(Pi:Pi),
-// the root of tau_eff = tau0 + nu_t / cs2 with nu_t = (C Delta)^2 |S|, Delta = 1 and
-// the strain rate read from the stress the cell already has, |S| = |Pi^neq| /
-// (sqrt 2 rho cs2 tau_eff): no neighbours and no extra memory. Pi^neq is what the
-// regularization computes anyway, so the closure costs a square root.
+// Smagorinsky LES (physics/les.hpp): the closure reads the Pi^neq the
+// regularization computes anyway, so it costs a square root.
 #pragma once
 #include <cmath>
 
 #include "physics/equilibrium.hpp"
 #include "physics/forcing.hpp"
+#include "physics/les.hpp"
 #include "physics/moments.hpp"
 
 namespace barracuda::physics {
@@ -46,13 +42,7 @@ struct Regularized {
             pi[3] += c0 * c1 * d, pi[4] += c0 * c2 * d, pi[5] += c1 * c2 * d;
             if (forced) j[0] += c0 * d, j[1] += c1 * d, j[2] += c2 * d;
         }
-        T w = omega;
-        if (les_factor > T(0)) {
-            const T norm2 = pi[0] * pi[0] + pi[1] * pi[1] + pi[2] * pi[2] +
-                            T(2) * (pi[3] * pi[3] + pi[4] * pi[4] + pi[5] * pi[5]);
-            const T rho = T(1) + s.drho;
-            w = T(2) / (tau0 + sqrt(tau0 * tau0 + les_factor * sqrt(norm2) / rho));
-        }
+        const T w = les_factor > T(0) ? smagorinsky_omega(pi, T(1) + s.drho, tau0, les_factor) : omega;
         const T keep = T(1) - w, force_weight = T(1) - T(0.5) * w;
         BARRACUDA_UNROLL
         for (int a = 0; a < 6; ++a) pi[a] *= keep;

@@ -3,9 +3,12 @@
 // the magic parameter Lambda = (1/omega+ - 1/2)(1/omega- - 1/2).
 // Lambda = 3/16 puts half-way bounce-back walls exactly half-way for Poiseuille flow.
 // Guo's source is split the same way: (1 - omega+/2) F~+ + (1 - omega-/2) F~-.
+// With Smagorinsky LES (physics/les.hpp) omega+ is the cell's own 1/tau_eff and
+// omega- follows from the same Lambda, so walls stay where TRT puts them.
 #pragma once
 #include "physics/equilibrium.hpp"
 #include "physics/forcing.hpp"
+#include "physics/les.hpp"
 #include "physics/moments.hpp"
 
 namespace barracuda::physics {
@@ -13,15 +16,24 @@ namespace barracuda::physics {
 template <class L, class Eq, class T>
 struct Trt {
     T omega_plus, omega_minus;
+    T les_factor = T(0);  // physics::smagorinsky_factor(C); 0: no LES
+    T tau0 = T(0);        // 1 / omega+, for the LES closure
+    T magic = T(0);       // Lambda, for the LES closure
 
-    static Trt from_tau(double tau, double magic) {
+    static Trt from_tau(double tau, double magic, double les_factor = 0) {
         const double tau_minus = 0.5 + magic / (tau - 0.5);
-        return Trt{T(1.0 / tau), T(1.0 / tau_minus)};
+        return Trt{T(1.0 / tau), T(1.0 / tau_minus), T(les_factor), T(tau), T(magic)};
     }
 
     BARRACUDA_HD void operator()(T (&f)[L::Q], const CellState<T>& s, const T (&force)[3], bool forced) const {
+        T omega_p = omega_plus, omega_m = omega_minus;
+        if (les_factor > T(0)) {
+            omega_p = smagorinsky_omega<L, Eq>(f, s, tau0, les_factor);
+            const T tau_p = T(1) / omega_p;
+            omega_m = T(1) / (T(0.5) + magic / (tau_p - T(0.5)));
+        }
         T out[L::Q];
-        const T wp = T(1) - T(0.5) * omega_plus, wm = T(1) - T(0.5) * omega_minus;
+        const T wp = T(1) - T(0.5) * omega_p, wm = T(1) - T(0.5) * omega_m;
         BARRACUDA_UNROLL
         for (int i = 0; i < L::Q; ++i) {
             const int o = L::opposite(i);
@@ -29,7 +41,7 @@ struct Trt {
             const T feq_o = equilibrium_shifted<L, Eq>(o, s.drho, s.u);
             const T neq_plus = T(0.5) * ((f[i] + f[o]) - (feq_i + feq_o));
             const T neq_minus = T(0.5) * ((f[i] - f[o]) - (feq_i - feq_o));
-            T fi = f[i] - omega_plus * neq_plus - omega_minus * neq_minus;
+            T fi = f[i] - omega_p * neq_plus - omega_m * neq_minus;
             if (forced) {
                 const T si = guo_source<L>(i, s.u, force), so = guo_source<L>(o, s.u, force);
                 fi += wp * T(0.5) * (si + so) + wm * T(0.5) * (si - so);

@@ -42,7 +42,7 @@ struct ModelSpec {
     Pattern streaming = Pattern::TwoCopy;  // two copies (AB) or in place (AA)
     double tau = 0.6;               // relaxation time; nu = cs2 (tau - 1/2)
     double trt_magic = 3.0 / 16.0;  // TRT magic parameter Lambda
-    double smagorinsky = 0;         // Smagorinsky constant C of the LES closure (0: none; regularized only)
+    double smagorinsky = 0;         // Smagorinsky constant C of the LES closure (0: none; physics/les.hpp)
     MrtRates mrt;
 };
 

@@ -290,9 +290,33 @@ void Simulation::create(const CaseSpec& spec, BackendChoice backend) {
                             " is available on the " + (backend_ == BackendChoice::Cuda ? "GPU" : "host") +
                             memory_hint(spec_.model) + (sub_.decomposed() ? ", or use more ranks" : ""));
     }
-    const auto setup = engine_setup(spec_, &sub_);
+    auto setup = engine_setup(spec_, &sub_);
+    face_values_ = std::make_unique<FaceValues>(spec_, sub_);
+    for (int f = 0; f < 6; ++f)
+        if (face_values_->has(f)) face_values_->evaluate(f, 1.0, setup.face_values[std::size_t(f)]);
     engine_ = backend_ == BackendChoice::Cuda ? backend::make_cuda_engine(setup) : backend::make_cpu_engine(setup);
     engine_->initialize_uniform(spec_.initial_density, spec_.initial_velocity);
+}
+
+void Simulation::advance(std::int64_t steps) {
+    if (!face_values_->time_dependent()) {
+        engine_->step(steps);
+        time_ += steps;
+        return;
+    }
+    std::vector<double> values;
+    for (std::int64_t n = 0; n < steps; ++n) {
+        // The values imposed while computing the state at time t = time_ + 1; those of the
+        // first step were given when the engine was made.
+        if (time_ > 0)
+            for (int f = 0; f < 6; ++f)
+                if (face_values_->has(f)) {
+                    face_values_->evaluate(f, double(time_ + 1), values);
+                    engine_->set_face_values(f, values);
+                }
+        engine_->step(1);
+        ++time_;
+    }
 }
 
 void Simulation::owned_fields(std::vector<double>& rho, std::vector<double>& u) {
@@ -447,7 +471,12 @@ RunResult Simulation::run(OutputSink* sink, const std::function<void(const Progr
         std::int64_t next = std::min(run.steps, step + run.check_interval);
         if (out_every > 0) next = std::min(next, (step / out_every + 1) * out_every);
         if (force_every > 0) next = std::min(next, (step / force_every + 1) * force_every);
-        engine_->step(next - step);
+        try {
+            advance(next - step);
+        } catch (const CaseError& e) {  // an expression went bad (NaN, too fast) during the run
+            diverged(std::string("the run stopped at step ") + std::to_string(time_ + 1) + ": " + e.what() +
+                     ". The last good output is kept.");
+        }
         step = next;
         const bool at_check = step % run.check_interval == 0 || step == run.steps;
         if (at_check) {

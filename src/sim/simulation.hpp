@@ -11,6 +11,7 @@
 #include "parallel/comm.hpp"
 #include "parallel/decomposition.hpp"
 #include "sim/case_spec.hpp"
+#include "sim/face_values.hpp"
 
 namespace barracuda::sim {
 
@@ -76,6 +77,13 @@ public:
     /// field; nothing is written for the bad state, so the last good output stays.
     RunResult run(OutputSink* sink, const std::function<void(const Progress&)>& progress);
 
+    /// Advances `steps` time steps, first giving the engine the faces' expression values
+    /// of each step when they depend on time (FaceValues). Validation cases step through
+    /// it; Engine::step alone leaves such values where they were.
+    void advance(std::int64_t steps);
+    /// Steps advanced since the simulation was created.
+    std::int64_t time() const { return time_; }
+
     backend::Engine& engine() { return *engine_; }
     BackendChoice backend() const { return backend_; }
     /// This rank's part of the box (the whole box on one rank).
@@ -92,6 +100,8 @@ private:
     parallel::Subdomain sub_;
     BackendChoice backend_;
     std::unique_ptr<backend::Engine> engine_;
+    std::unique_ptr<FaceValues> face_values_;  // faces given by expressions
+    std::int64_t time_ = 0;
 };
 
 }  // namespace barracuda::sim

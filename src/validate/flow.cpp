@@ -57,7 +57,7 @@ SteadyRun run_to_steady(sim::Simulation& s, double tolerance, std::int64_t inter
     s.observe_all(true);  // the reference for the first change
     while (r.steps < max_steps) {
         const std::int64_t n = std::min(interval, max_steps - r.steps);
-        s.engine().step(n);
+        s.advance(n);
         r.steps += n;
         const auto o = s.observe_all(true);
         if (o.bad_cell >= 0 || !std::isfinite(o.u_max))

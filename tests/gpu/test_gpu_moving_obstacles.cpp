@@ -2,7 +2,8 @@
 // wall, kernel/links.hpp), a resting sphere inside it, an equilibrium inlet and a
 // Zou-He pressure outlet beside the pipe's solid nodes, started with the strain
 // rate's non-equilibrium part (Engine::initialize with strain): the sphere-in-a-pipe
-// validation case in miniature; TRT, MRT and regularized BGK with Smagorinsky LES. Tolerances as in test_gpu_oracle.cpp (FP64 1e-12,
+// validation case in miniature; BGK, TRT, MRT and regularized BGK, each without and with
+// the Smagorinsky closure (physics/les.hpp). Tolerances as in test_gpu_oracle.cpp (FP64 1e-12,
 // FP32 2e-5 of the largest shifted population). Skipped without a GPU.
 #include <gtest/gtest.h>
 
@@ -58,11 +59,12 @@ sim::CaseSpec pipe_case(storage::Precision p, physics::CollisionKind c, storage:
 TEST(GpuOracle, MovingObstacleAndStrainInitialisationMatchCpu) {
     if (backend::cuda_devices().empty()) GTEST_SKIP() << "no CUDA GPU on this machine";
     for (auto p : {storage::Precision::FP64, storage::Precision::FP32})
-        for (auto c : {physics::CollisionKind::TRT, physics::CollisionKind::MRT, physics::CollisionKind::Regularized})
+        for (auto c : {physics::CollisionKind::BGK, physics::CollisionKind::TRT, physics::CollisionKind::MRT,
+                       physics::CollisionKind::Regularized})
+            for (double smagorinsky : {0.0, 0.17})
             for (auto pattern : {storage::Pattern::TwoCopy, storage::Pattern::InPlace}) {
                 auto spec = pipe_case(p, c, pattern);
-                // The regularized collision with its Smagorinsky closure (a per-cell tau).
-                if (c == physics::CollisionKind::Regularized) spec.model.smagorinsky = 0.17;
+                spec.model.smagorinsky = smagorinsky;  // > 0: a per-cell tau
                 const auto setup = sim::engine_setup(spec);
                 auto cpu = backend::make_cpu_engine(setup), gpu = backend::make_cuda_engine(setup);
                 const auto n = std::size_t(setup.grid.cells());
@@ -77,12 +79,13 @@ TEST(GpuOracle, MovingObstacleAndStrainInitialisationMatchCpu) {
                 const double rel = test::max_relative_population_difference(*cpu, *gpu);
                 const double tol = p == storage::Precision::FP64 ? 1e-12 : 2e-5;
                 const char* what = storage::name_of(p);
-                EXPECT_LT(rel, tol) << what << " " << physics::name_of(c) << " " << storage::name_of(pattern);
+                EXPECT_LT(rel, tol) << what << " " << physics::name_of(c) << " C = " << smagorinsky << " "
+                                    << storage::name_of(pattern);
                 const auto a = cpu->obstacle_forces(), b = gpu->obstacle_forces();
                 ASSERT_EQ(a.size(), 1u);
                 EXPECT_NEAR(b[0][2], a[0][2], 1e3 * tol * std::abs(a[0][2]) + 1e-300) << what;
-                std::printf("  moving pipe %s %s %s: max rel diff %.2e, F_z cpu %.6e gpu %.6e\n", what,
-                            physics::name_of(c), storage::name_of(pattern), rel, a[0][2], b[0][2]);
+                std::printf("  moving pipe %s %s C = %.2f %s: max rel diff %.2e, F_z cpu %.6e gpu %.6e\n", what,
+                            physics::name_of(c), smagorinsky, storage::name_of(pattern), rel, a[0][2], b[0][2]);
             }
 }
 

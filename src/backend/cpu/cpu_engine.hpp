@@ -35,6 +35,10 @@ public:
           class_(kernel::node_classes<L>(s)),
           border_(kernel::border_cells(class_)),
           collision_(CollisionFactory<Collision>::make(s)) {
+        for (int f = 0; f < 6; ++f) {
+            face_values_[f] = s.face_values[f];
+            if (!face_values_[f].empty()) setup_.faces.values[f] = face_values_[f].data();
+        }
         for (const auto& m : s.halo.messages) {
             send_.emplace_back(m.send.size());
             recv_.emplace_back(m.recv.size());
@@ -56,6 +60,11 @@ public:
             exchange();
             unpack(a_);
         }
+    }
+
+    void set_face_values(int face, const std::vector<double>& values) override {
+        check_face_values(face_values_[face].size(), face, values);
+        std::copy(values.begin(), values.end(), face_values_[face].begin());  // the table keeps pointing here
     }
 
     void step(std::int64_t steps) override {
@@ -205,6 +214,7 @@ private:
     bool odd_ = false;         // in-place: parity of the next step
     std::uint32_t clock_ = 0;  // steps since initialisation (stochastic FP16 rounding)
     std::vector<T> prev_u_;
+    std::array<std::vector<double>, 6> face_values_;  // boundary::FaceTable::values
     Collision collision_;
 };
 

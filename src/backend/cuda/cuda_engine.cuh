@@ -176,6 +176,12 @@ public:
             check(cudaMemcpy(boundary_cells_.get(), list.data(), list.size() * sizeof(list[0]), cudaMemcpyHostToDevice),
                   "copy boundary cell list");
         upload_force_links();
+        for (int f = 0; f < 6; ++f) {
+            if (s.face_values[f].empty()) continue;
+            face_values_[f] = DeviceArray<double>(s.face_values[f].size());
+            set_face_values(f, s.face_values[f]);
+            setup_.faces.values[f] = face_values_[f].get();  // fixed from here on: captured graphs keep it
+        }
         // A blocking stream: the synchronous copies on the default stream order with it.
         if (s.halo.messages.empty()) {
             check(cudaStreamCreate(&stream_), "cudaStreamCreate");
@@ -321,6 +327,14 @@ public:
         return o;
     }
 
+    /// A synchronous copy on the legacy default stream: the engine's blocking stream orders
+    /// it after the steps launched before and before the ones launched after.
+    void set_face_values(int face, const std::vector<double>& values) override {
+        check_face_values(face_values_[face].size(), face, values);
+        check(cudaMemcpy(face_values_[face].get(), values.data(), values.size() * sizeof(double),
+                         cudaMemcpyHostToDevice),
+              "copy face values");
+    }
     std::int64_t cells() const override { return cells_; }
     std::int64_t bytes_per_cell_update() const override { return backend::bytes_per_cell_update<L>(setup_); }
     std::int64_t memory_bytes() const override {
@@ -591,6 +605,7 @@ private:
     bool odd_ = false, swapped_ = false;
     DeviceArray<T> prev_u_;
     DeviceArray<kernel::Partial> partials_;
+    DeviceArray<double> face_values_[6];             // boundary::FaceTable::values
     DeviceArray<kernel::ForceLink> force_links_;     // every obstacle's links, one after another
     DeviceArray<storage::index_t> force_offsets_;    // obstacle k: [offsets[k], offsets[k + 1])
     DeviceArray<kernel::FixedSum> force_partials_;   // [obstacle][block][axis]

@@ -39,7 +39,7 @@ Profiles cavity(const Context& ctx, int n, double passages, sim::Collision c, si
     sim::Simulation s(spec, ctx.backend);
     const std::int64_t chunk = 500;
     for (std::int64_t t = 0; t < steps; t += chunk) {
-        s.engine().step(std::min(chunk, steps - t));
+        s.advance(std::min(chunk, steps - t));
         check_state(s, "3D cavity (" + model_name(c) + ", " + std::to_string(n) + "^3)");
     }
     std::vector<double> rho, u;

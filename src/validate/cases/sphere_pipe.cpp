@@ -112,7 +112,7 @@ Drag run_pipe(const Context& ctx, const PipeRun& r, std::int64_t check, std::int
     Drag out;
     double previous = NAN;
     while (out.steps < max_steps) {
-        sim.engine().step(check);
+        sim.advance(check);
         out.steps += check;
         check_state(sim, "sphere in a pipe (Re " + format("%g", r.re) + ")");
         out.cdw = sim.forces_all()[0][2] / scale;

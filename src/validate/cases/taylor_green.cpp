@@ -69,7 +69,7 @@ Errors vortex(const Context& ctx, int n, double u0, sim::Precision precision) {
             exact(x, y, 0, u[3 * c], u[3 * c + 1], rho[c]);
         }
     s.engine().initialize(rho, u);
-    s.engine().step(steps);
+    s.advance(steps);
     check_state(s, "Taylor-Green u0 = " + format("%g", u0));
     s.owned_fields(rho, u);
     double du = 0, nu2 = 0, dr = 0, nr = 0;

@@ -1,0 +1,51 @@
+// Velocity and pressure faces whose values are expressions of position and time
+// (sim/expression.hpp): the host evaluates them on every node of the face and
+// hands the values to the engine (boundary::FaceTable::values), once when they
+// do not depend on t, else before every step.
+#pragma once
+#include <array>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "parallel/decomposition.hpp"
+#include "sim/case_spec.hpp"
+#include "sim/expression.hpp"
+
+namespace barracuda::sim {
+
+/// "boundary.x_min.velocity[0]" or "boundary.x_min.density": the case key of an expression.
+std::string face_expression_key(int face, int component);
+
+class FaceValues {
+public:
+    /// Parses the case's expressions (throws CaseError naming the key, with the
+    /// position of a syntax error) for the faces of `sub`'s local box.
+    FaceValues(const CaseSpec& spec, const parallel::Subdomain& sub);
+
+    bool any() const;
+    bool time_dependent() const { return time_dependent_; }
+    bool has(int face) const { return has_[std::size_t(face)]; }
+    /// Nodes of the face's layer of the local box (boundary::FaceTable::face_node order).
+    std::size_t nodes(int face) const;
+    /// (ux, uy, uz, rho) at every node of the face at time t. Throws CaseError naming the
+    /// key, the node (whole-box coordinates) and t where a value is NaN/Inf, where |u|
+    /// reaches max_lattice_velocity, or where the density is not positive.
+    void evaluate(int face, double t, std::vector<double>& out) const;
+
+private:
+    std::array<boundary::FaceSpec, 6> faces_;
+    std::array<int, 3> size_;
+    parallel::Subdomain sub_;
+    std::array<bool, 6> has_{};
+    // Per face: velocity components 0-2 and density 3; nullopt: the case's constant.
+    std::array<std::array<std::optional<Expression>, 4>, 6> expr_;
+    bool time_dependent_ = false;
+};
+
+/// Evaluates every expression of the case over the whole box at the first step
+/// (t = 1): parse errors, NaN/Inf and out-of-range values fail before any memory
+/// is allocated (sim::validate_case).
+void check_face_expressions(const CaseSpec& spec);
+
+}  // namespace barracuda::sim
