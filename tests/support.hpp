@@ -39,7 +39,8 @@ inline void set_faces(backend::EngineSetup& s, int axis, boundary::FaceType lo, 
 
 /// A channel along x exercising every boundary rule: a velocity inlet
 /// (parabolic) and a pressure outlet, a resting wall at y_min and a moving wall
-/// at y_max, periodic z (3D), a solid box in the flow and a small body force.
+/// at y_max, in 3D a free-slip face at z_min and a wall at z_max, a solid box in
+/// the flow and a small body force.
 inline backend::EngineSetup every_boundary_channel(lattice::Kind lat, physics::CollisionKind col,
                                                    physics::EquilibriumKind eq, storage::Precision prec,
                                                    boundary::Method method,
@@ -58,6 +59,7 @@ inline backend::EngineSetup every_boundary_channel(lattice::Kind lat, physics::C
     s.faces.density[boundary::XMax] = 0.995;
     set_faces(s, 1, FaceType::Wall, FaceType::MovingWall);
     s.faces.velocity[boundary::YMax][0] = 0.03;
+    if (three_d) set_faces(s, 2, FaceType::FreeSlip, FaceType::Wall);
     for (int z = 0; z < s.grid.n[2]; ++z)
         for (int y = 5; y < 8; ++y)
             for (int x = 8; x < 11; ++x) s.node_kind[s.grid.index(x, y, z)] = boundary::Solid;

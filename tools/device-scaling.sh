@@ -10,11 +10,7 @@ out=${OUT:-device-out}
 mkdir -p "$out"
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 size=${SCALING_SIZE:-512}
-deps=$PWD/.deps/usr
-extra=()
-[ -f /usr/include/zlib.h ] || extra+=(-DZLIB_INCLUDE_DIR=$deps/include -DZLIB_LIBRARY=$deps/lib/x86_64-linux-gnu/libz.a)
-[ -f /usr/include/png.h ] || extra+=(-DPNG_PNG_INCLUDE_DIR=$deps/include -DPNG_LIBRARY=$deps/lib/x86_64-linux-gnu/libpng16.a)
-[ -d /usr/include/gtest ] || extra+=(-DGTest_DIR=$deps/lib/x86_64-linux-gnu/cmake/GTest)
+source tools/device-cmake-deps.sh  # sets extra: CMake options for the staged .deps/
 {
   nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv
   nvidia-smi topo -m

@@ -15,10 +15,7 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 out=${OUT:-device-out}
 mkdir -p "$out"
-deps=$PWD/.deps/usr
-extra=()
-[ -f /usr/include/zlib.h ] || extra+=(-DZLIB_INCLUDE_DIR=$deps/include -DZLIB_LIBRARY=$deps/lib/x86_64-linux-gnu/libz.a)
-[ -f /usr/include/png.h ] || extra+=(-DPNG_PNG_INCLUDE_DIR=$deps/include -DPNG_LIBRARY=$deps/lib/x86_64-linux-gnu/libpng16.a)
+source tools/device-cmake-deps.sh  # sets extra: CMake options for the staged .deps/
 {
   nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv
   cmake -S . -B build-device -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 \

@@ -13,6 +13,8 @@ enum class FaceType : unsigned char {
     MovingWall,  // half-way bounce-back with the wall-momentum term (Toelke & Krafczyk 2008, eq. 9)
     Velocity,    // prescribed velocity on the face nodes
     Pressure,    // prescribed density (pressure p = cs2 rho) on the face nodes
+    FreeSlip,    // specular reflection half a spacing outside the last node layer: no
+                 // normal velocity, no shear stress (a symmetry plane, a slip wall)
 };
 
 enum class Method : unsigned char {
@@ -55,6 +57,7 @@ constexpr std::string_view type_name(FaceType t) {
         case FaceType::MovingWall: return "moving_wall";
         case FaceType::Velocity: return "velocity";
         case FaceType::Pressure: return "pressure";
+        case FaceType::FreeSlip: return "free_slip";
     }
     return "?";
 }

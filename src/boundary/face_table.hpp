@@ -40,7 +40,14 @@ struct FaceTable {
         return pos[in_face_axis(f, 0)] + (long long)n[in_face_axis(f, 0)] * pos[in_face_axis(f, 1)];
     }
     BARRACUDA_HD bool is_open(int f) const { return type[f] == FaceType::Velocity || type[f] == FaceType::Pressure; }
-    BARRACUDA_HD bool is_wall(int f) const { return type[f] == FaceType::Wall || type[f] == FaceType::MovingWall; }
+    BARRACUDA_HD bool is_wall(int f) const {
+        return type[f] == FaceType::Wall || type[f] == FaceType::MovingWall || type[f] == FaceType::FreeSlip;
+    }
+    /// Which wall a link crossing two faces at an edge takes: a resting wall, then a
+    /// moving one, then a free-slip one (no-slip wins where they meet).
+    BARRACUDA_HD int wall_rank(int f) const {
+        return type[f] == FaceType::Wall ? 2 : (type[f] == FaceType::MovingWall ? 1 : 0);
+    }
 };
 
 }  // namespace barracuda::boundary

@@ -156,9 +156,10 @@ void read_domain(const Section& d, sim::CaseSpec& spec) {
 }
 
 void read_face(const Section& f, const std::array<int, 3>& size, boundary::FaceSpec& spec) {
-    const auto type = read_choice(f, "type", std::array<std::string_view, 4>{"wall", "moving_wall", "velocity", "pressure"},
-                                  std::array{FaceType::Wall, FaceType::MovingWall, FaceType::Velocity, FaceType::Pressure});
-    if (!type) f.fail_missing("type", "choose \"wall\", \"moving_wall\", \"velocity\" or \"pressure\"");
+    const auto type = read_choice(
+        f, "type", std::array<std::string_view, 5>{"wall", "moving_wall", "velocity", "pressure", "free_slip"},
+        std::array{FaceType::Wall, FaceType::MovingWall, FaceType::Velocity, FaceType::Pressure, FaceType::FreeSlip});
+    if (!type) f.fail_missing("type", "choose \"wall\", \"moving_wall\", \"velocity\", \"pressure\" or \"free_slip\"");
     spec.type = *type;
     const bool open = spec.type == FaceType::Velocity || spec.type == FaceType::Pressure;
     const bool moves = spec.type == FaceType::Velocity || spec.type == FaceType::MovingWall;

@@ -38,7 +38,7 @@ enum class LinkKind : std::uint8_t { Streamed, SolidNode, Wall, Open };
 
 struct LinkSource {
     LinkKind kind;
-    int wall;              // for Wall: the face crossed (a stationary wall wins over a moving one)
+    int wall;              // for Wall: the face crossed (FaceTable::wall_rank decides at edges)
     storage::index_t from;  // for Streamed: the source node
 };
 
@@ -57,7 +57,7 @@ BARRACUDA_HD LinkSource link_source(const storage::Grid& grid, const boundary::F
             } else {
                 const int face = 2 * a + (s[a] < 0 ? 0 : 1);
                 if (faces.is_wall(face)) {
-                    if (wall < 0 || faces.type[face] == boundary::FaceType::Wall) wall = face;
+                    if (wall < 0 || faces.wall_rank(face) > faces.wall_rank(wall)) wall = face;
                 } else {
                     open = true;
                 }

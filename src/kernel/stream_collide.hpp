@@ -7,6 +7,9 @@
 //    - from the fluid node x - c_i (wrapped on periodic axes): streamed;
 //    - from a solid node: half-way bounce-back, f*_opp(i)(x);
 //    - through a wall face: bounce-back (+ wall momentum for a moving wall);
+//    - through a free-slip face: specular reflection, f*_m(x) with c_m the mirror
+//      image of c_i (the image node's population, x - c_i's tangential shift
+//      neglected: exact for flows uniform along the wall, a symmetry plane);
 //    - through a velocity/pressure face: unknown, bounce-back provisionally.
 // 2. Face nodes of velocity/pressure faces: Zou-He or equilibrium (boundary/open_face.hpp).
 // 3. Moments with the half-force correction, collision, store.
@@ -89,6 +92,11 @@ struct Gather {
             beside_solid = beside_solid || link.kind == LinkKind::SolidNode;
             if (link.kind == LinkKind::Streamed) {
                 f[i] = store.streamed(i, cell, link.from);
+            } else if (link.kind == LinkKind::Wall && faces.type[link.wall] == boundary::FaceType::FreeSlip) {
+                // f*_m left this node towards the wall, so like a bounced-back population it
+                // was kept here: reflected(opposite(m)) reads it.
+                f[i] = store.reflected(L::opposite(lattice::mirrored_along<L>(i, boundary::FaceTable::axis(link.wall))),
+                                       cell);
             } else {
                 f[i] = store.reflected(i, cell);
                 if (link.kind == LinkKind::Wall && faces.type[link.wall] == boundary::FaceType::MovingWall)

@@ -34,6 +34,24 @@ BARRACUDA_HD constexpr int c_along(int i, int axis) {
     return axis == 0 ? L::c(i, 0) : (axis == 1 ? L::c(i, 1) : L::c(i, 2));
 }
 
+/// The velocity c_i mirrored in the plane normal to `axis` (its component along the
+/// axis negated): the direction a free-slip wall turns c_i into. Folds to a constant
+/// for constant i and axis.
+template <class L>
+BARRACUDA_HD constexpr int mirrored(int i, int axis) {
+    for (int j = 0; j < L::Q; ++j) {
+        bool same = true;
+        for (int a = 0; a < 3; ++a) same = same && L::c(j, a) == (a == axis ? -L::c(i, a) : L::c(i, a));
+        if (same) return j;
+    }
+    return i;
+}
+/// mirrored() for a run-time axis, written as selects of the constant-axis cases.
+template <class L>
+BARRACUDA_HD constexpr int mirrored_along(int i, int axis) {
+    return axis == 0 ? mirrored<L>(i, 0) : (axis == 1 ? mirrored<L>(i, 1) : mirrored<L>(i, 2));
+}
+
 enum class Kind { D2Q9, D3Q15, D3Q19, D3Q27 };
 
 constexpr std::string_view name_of(Kind k) {

@@ -27,12 +27,6 @@ std::string format_bytes(std::int64_t b) {
     return s.str();
 }
 
-storage::Grid grid_of(const CaseSpec& spec) {
-    storage::Grid g{};
-    for (int a = 0; a < 3; ++a) g.n[a] = spec.size[a], g.periodic[a] = spec.periodic[a];
-    return g;
-}
-
 }  // namespace
 
 parallel::Subdomain subdomain_of(const CaseSpec& spec, int rank, int ranks) {
@@ -225,7 +219,7 @@ Simulation::Simulation(const CaseSpec& spec, BackendChoice backend) : spec_(spec
     std::string problem;
     int kind = 0;  // 1 CaseError, 2 ResourceError
     try {
-        create(spec, backend);
+        create(backend);
     } catch (const CaseError& e) {
         problem = e.what(), kind = 1;
     } catch (const ResourceError& e) {
@@ -252,7 +246,7 @@ Simulation::Simulation(const CaseSpec& spec, BackendChoice backend) : spec_(spec
     }
 }
 
-void Simulation::create(const CaseSpec& spec, BackendChoice backend) {
+void Simulation::create(BackendChoice backend) {
     fill_model_defaults(spec_);
     validate_case(spec_);
     const auto& comm = parallel::Comm::world();

@@ -95,7 +95,7 @@ public:
     std::vector<std::array<double, 3>> forces_all();
 
 private:
-    void create(const CaseSpec& spec, BackendChoice backend);
+    void create(BackendChoice backend);  // from spec_
     CaseSpec spec_;
     parallel::Subdomain sub_;
     BackendChoice backend_;
