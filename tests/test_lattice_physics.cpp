@@ -14,6 +14,7 @@
 
 #include <cmath>
 #include <random>
+#include <type_traits>
 
 #include "backend/dispatch.hpp"
 #include "lattice/lattice.hpp"
@@ -315,6 +316,8 @@ void check_all_collisions() {
         using Mrt = physics::Mrt<L, Eq, double>;
         check_conservation<L, Eq>("mrt", backend::CollisionFactory<Mrt>::make(setup));
     }
+    if constexpr (physics::HasEntropic<L> && std::is_same_v<Eq, physics::Compressible>)
+        check_conservation<L, Eq>("entropic", backend::CollisionFactory<physics::Entropic<L, double>>::make(setup));
 }
 
 TYPED_TEST(Collision, ConservesMassAndAddsForceCompressible) {
@@ -545,3 +548,23 @@ TYPED_TEST(Collision, EquilibriumIsAFixedPoint) {
 
 }  // namespace
 }  // namespace barracuda
+
+namespace {
+// The packed mirror table (lattice::mirrored_along, free-slip faces) equals the
+// direct search, and mirrors c_i: component along the axis negated, the rest kept.
+template <class L>
+void check_mirrors() {
+    for (int a = 0; a < 3; ++a)
+        for (int i = 0; i < L::Q; ++i) {
+            const int m = barracuda::lattice::mirrored_along<L>(i, a);
+            EXPECT_EQ(m, barracuda::lattice::mirrored<L>(i, a)) << L::name;
+            for (int b = 0; b < 3; ++b) EXPECT_EQ(L::c(m, b), b == a ? -L::c(i, b) : L::c(i, b)) << L::name << " " << i;
+        }
+}
+TEST(Lattice, MirroredVelocities) {
+    check_mirrors<barracuda::lattice::D2Q9>();
+    check_mirrors<barracuda::lattice::D3Q15>();
+    check_mirrors<barracuda::lattice::D3Q19>();
+    check_mirrors<barracuda::lattice::D3Q27>();
+}
+}  // namespace

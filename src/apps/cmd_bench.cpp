@@ -68,6 +68,7 @@ physics::CollisionKind collision_of(const std::string& s) {
     return s == "trt"           ? physics::CollisionKind::TRT
            : s == "mrt"         ? physics::CollisionKind::MRT
            : s == "regularized" ? physics::CollisionKind::Regularized
+           : s == "entropic"    ? physics::CollisionKind::Entropic
                                 : physics::CollisionKind::BGK;
 }
 storage::Precision precision_of(const std::string& s) {

@@ -70,7 +70,7 @@ int run_main(int argc, char** argv) {
         ->check(CLI::IsMember({"D2Q9", "D3Q15", "D3Q19", "D3Q27"}))
         ->delimiter(',');
     bench_cmd->add_option("--collision", bench.collisions, "bgk, trt, mrt or regularized (default bgk); several values or repeated")
-        ->check(CLI::IsMember({"bgk", "trt", "mrt", "regularized"}))
+        ->check(CLI::IsMember({"bgk", "trt", "mrt", "regularized", "entropic"}))
         ->delimiter(',');
     bench_cmd->add_option("--precision", bench.precisions, "fp64, fp32 or fp16 (default fp32); several values or repeated")
         ->check(CLI::IsMember({"fp64", "fp32", "fp16"}))

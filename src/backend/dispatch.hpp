@@ -8,7 +8,11 @@
 
 #include "backend/engine.hpp"
 #include "common/error.hpp"
+#include <string_view>
+#include <type_traits>
+
 #include "physics/collision_bgk.hpp"
+#include "physics/collision_entropic.hpp"
 #include "physics/collision_mrt.hpp"
 #include "physics/collision_regularized.hpp"
 #include "physics/collision_trt.hpp"
@@ -41,6 +45,10 @@ struct CollisionFactory<physics::Regularized<L, Eq, T>> {
         return {T(1.0 / s.tau), T(physics::smagorinsky_factor<L>(s.smagorinsky)), T(s.tau)};
     }
 };
+template <class L, class T>
+struct CollisionFactory<physics::Entropic<L, T>> {
+    static physics::Entropic<L, T> make(const EngineSetup& s) { return {T(0.5 / s.tau)}; }
+};
 template <class L, class Eq, class T>
 struct CollisionFactory<physics::Mrt<L, Eq, T>> {
     static physics::Mrt<L, Eq, T> make(const EngineSetup& s) {
@@ -49,6 +57,17 @@ struct CollisionFactory<physics::Mrt<L, Eq, T>> {
         return physics::Mrt<L, Eq, T>::from_rates(r, physics::smagorinsky_factor<L>(s.smagorinsky));
     }
 };
+
+/// Why the entropic collision is not offered for a lattice / equilibrium (empty: it is).
+inline std::string entropic_refusal(std::string_view lattice, std::string_view equilibrium) {
+    if (lattice != "D2Q9" && lattice != "D3Q27")
+        return "model.collision = \"entropic\": offered for D2Q9 and D3Q27 (whose entropic equilibrium has a closed "
+               "form), not for " + std::string(lattice);
+    if (equilibrium != "compressible")
+        return "model.collision = \"entropic\": has its own (compressible) equilibrium; model.equilibrium = \"" +
+               std::string(equilibrium) + "\" does not apply";
+    return "";
+}
 
 /// Calls maker.template operator()<L, Eq, Collision, Store>() for the setup's
 /// choices on lattice L, where Store is the streaming pattern over the storage
@@ -67,6 +86,12 @@ auto dispatch_on_lattice(const EngineSetup& s, Maker&& maker) {
                         return maker.template operator()<L, Eq, physics::Trt<L, Eq, T>, Store>();
                     case physics::CollisionKind::Regularized:
                         return maker.template operator()<L, Eq, physics::Regularized<L, Eq, T>, Store>();
+                    case physics::CollisionKind::Entropic:
+                        // The closed-form entropic equilibrium: D2Q9 and D3Q27, compressible only.
+                        if constexpr (physics::HasEntropic<L> && std::is_same_v<Eq, physics::Compressible>)
+                            return maker.template operator()<L, Eq, physics::Entropic<L, T>, Store>();
+                        else
+                            throw CaseError(entropic_refusal(L::name, Eq::name));
                     case physics::CollisionKind::MRT: break;
                 }
                 if constexpr (physics::HasMrt<L>) {

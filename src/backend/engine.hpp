@@ -26,6 +26,7 @@ struct EngineSetup {
     lattice::Kind lattice = lattice::Kind::D3Q19;
     physics::CollisionKind collision = physics::CollisionKind::BGK;
     physics::EquilibriumKind equilibrium = physics::EquilibriumKind::Compressible;
+    physics::ForcingKind forcing = physics::ForcingKind::Guo;
     storage::Precision precision = storage::Precision::FP32;
     storage::Pattern pattern = storage::Pattern::TwoCopy;
     storage::Grid grid{};

@@ -1,6 +1,7 @@
 // Run-time choice of lattice -> the translation unit that instantiates it.
 #include <string>
 
+#include "backend/dispatch.hpp"
 #include "backend/engine.hpp"
 #include "common/error.hpp"
 
@@ -14,6 +15,18 @@ std::unique_ptr<Engine> make_d3q27(const EngineSetup&);
 }  // namespace cpu
 
 void check_offered(const EngineSetup& s) {
+    for (int f = 0; f < 6; ++f)
+        if (s.faces.type[f] == boundary::FaceType::Outflow && s.pattern == storage::Pattern::InPlace)
+            throw CaseError("boundary." + std::string(boundary::face_name(f)) +
+                            ".type = \"outflow\": needs model.streaming = \"two-copy\" (the face reads what the node "
+                            "inside receives, which in-place streaming overwrites while the step runs)");
+    if (s.collision == physics::CollisionKind::Entropic) {
+        const std::string why = entropic_refusal(lattice::name_of(s.lattice), physics::name_of(s.equilibrium));
+        if (!why.empty()) throw CaseError(why);
+        if (s.smagorinsky > 0)
+            throw CaseError("model.smagorinsky: the entropic collision adjusts its relaxation itself (alpha); "
+                            "it takes no LES closure");
+    }
     const bool mrt_lattice = s.lattice == lattice::Kind::D2Q9 || s.lattice == lattice::Kind::D3Q19;
     if (s.collision == physics::CollisionKind::MRT && !mrt_lattice)
         throw CaseError("model.collision = \"mrt\": offered for D2Q9 and D3Q19, not for " +

@@ -15,11 +15,15 @@ enum class FaceType : unsigned char {
     Pressure,    // prescribed density (pressure p = cs2 rho) on the face nodes
     FreeSlip,    // specular reflection half a spacing outside the last node layer: no
                  // normal velocity, no shear stress (a symmetry plane, a slip wall)
+    Outflow,     // zero normal gradient: the unknown populations are those the next node
+                 // inside receives (Neumann extrapolation; two-copy streaming only)
 };
 
 enum class Method : unsigned char {
     ZouHe,        // Zou & He 1997, generalised: non-equilibrium bounce-back + transverse momentum correction
     Equilibrium,  // face node set to the equilibrium of the prescribed state
+    Regularized,  // Latt, Chopard, Malaspinas, Deville & Michler 2008: every population rebuilt
+                  // from the face state and the stress of the non-equilibrium bounce-back
 };
 
 enum class Profile : unsigned char {
@@ -58,6 +62,7 @@ constexpr std::string_view type_name(FaceType t) {
         case FaceType::Velocity: return "velocity";
         case FaceType::Pressure: return "pressure";
         case FaceType::FreeSlip: return "free_slip";
+        case FaceType::Outflow: return "outflow";
     }
     return "?";
 }
@@ -71,6 +76,7 @@ enum NodeKind : unsigned char {
     WallFace = 2,      // output only
     VelocityFace = 3,  // output only
     PressureFace = 4,  // output only
+    OutflowFace = 5,   // output only
 };
 
 }  // namespace barracuda::boundary

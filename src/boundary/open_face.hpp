@@ -14,6 +14,13 @@
 // formulas and extends to D3Q15/D3Q27 because the unknown set is symmetric in
 // each tangential direction, so mass and the other components are unchanged).
 // Equilibrium: the node is set to f^eq(rho, u) and not collided.
+// Regularized (Latt, Chopard, Malaspinas, Deville & Michler 2008, Phys. Rev. E
+// 77, 056703, Sec. III.C): the unknowns by non-equilibrium bounce-back as in
+// Zou-He (without the transverse correction), then every population is
+// replaced by f^eq(rho, u) + w_i/(2 cs4) Q_i : Pi^neq, Pi^neq = sum_i c_i c_i
+// (f_i - f_i^eq): the stress of the face node is kept, its higher-order
+// (ghost) content dropped; then it collides like any node. More robust than
+// Zou-He as tau -> 1/2 (docs/validation.md: Womersley).
 #pragma once
 #include "boundary/face_table.hpp"
 #include "lattice/lattice.hpp"
@@ -111,6 +118,30 @@ BARRACUDA_HD void zou_he(T (&f)[L::Q], unsigned unknown, int face, const OpenFac
         for (int i = 0; i < L::Q; ++i)
             if (((mine >> i) & 1u) && L::c(i, t) != 0) f[i] += T(L::c(i, t)) * share;
     }
+}
+
+/// The regularized face node (see the top of the file): all populations rebuilt.
+template <class L, class Eq, class T>
+BARRACUDA_HD void regularized_face(T (&f)[L::Q], unsigned unknown, int face, const OpenFaceState<T>& st) {
+    const int a = FaceTable::axis(face), s = FaceTable::inward(face);
+    constexpr T inv_cs2 = T(1.0 / L::cs2);
+    BARRACUDA_UNROLL
+    for (int i = 0; i < L::Q; ++i)
+        if (((unknown >> i) & 1u) && s * lattice::c_along<L>(i, a) > 0) {
+            const T cj = T(L::c(i, 0)) * st.j[0] + T(L::c(i, 1)) * st.j[1] + T(L::c(i, 2)) * st.j[2];
+            f[i] = f[L::opposite(i)] + T(2) * T(L::w(i)) * cj * inv_cs2;
+        }
+    T feq[L::Q], pi[6] = {T(0), T(0), T(0), T(0), T(0), T(0)};
+    BARRACUDA_UNROLL
+    for (int i = 0; i < L::Q; ++i) {
+        feq[i] = physics::equilibrium_shifted<L, Eq>(i, st.drho, st.u);
+        const T d = f[i] - feq[i];
+        const T c0 = T(L::c(i, 0)), c1 = T(L::c(i, 1)), c2 = T(L::c(i, 2));
+        pi[0] += c0 * c0 * d, pi[1] += c1 * c1 * d, pi[2] += c2 * c2 * d;
+        pi[3] += c0 * c1 * d, pi[4] += c0 * c2 * d, pi[5] += c1 * c2 * d;
+    }
+    BARRACUDA_UNROLL
+    for (int i = 0; i < L::Q; ++i) f[i] = feq[i] + physics::hermite2_non_equilibrium<L>(i, pi);
 }
 
 }  // namespace barracuda::boundary

@@ -29,7 +29,7 @@ constexpr std::array<std::string_view, 3> axis_names = {"x", "y", "z"};
 std::vector<std::string> known_keys() {
     std::vector<std::string> keys = {
         "title",
-        "model.lattice", "model.collision", "model.equilibrium", "model.precision", "model.streaming",
+        "model.lattice", "model.collision", "model.equilibrium", "model.forcing", "model.precision", "model.streaming",
         "model.tau", "model.viscosity", "model.trt_magic", "model.smagorinsky",
         "model.mrt.s_e", "model.mrt.s_eps", "model.mrt.s_q", "model.mrt.s_pi", "model.mrt.s_m",
         "domain.size", "domain.periodic", "domain.decomposition",
@@ -76,12 +76,17 @@ void read_model(const Section& m, sim::ModelSpec& model) {
                                      std::array{lat::Kind::D2Q9, lat::Kind::D3Q15, lat::Kind::D3Q19, lat::Kind::D3Q27});
     if (!lattice) m.fail_missing("lattice", "choose \"D2Q9\", \"D3Q15\", \"D3Q19\" or \"D3Q27\"");
     model.lattice = *lattice;
-    model.collision = read_choice(m, "collision", std::array<std::string_view, 4>{"bgk", "trt", "mrt", "regularized"},
-                                  std::array{Collision::BGK, Collision::TRT, Collision::MRT, Collision::Regularized})
+    model.collision = read_choice(m, "collision",
+                                  std::array<std::string_view, 5>{"bgk", "trt", "mrt", "regularized", "entropic"},
+                                  std::array{Collision::BGK, Collision::TRT, Collision::MRT, Collision::Regularized,
+                                             Collision::Entropic})
                           .value_or(model.collision);
     model.equilibrium = read_choice(m, "equilibrium", std::array<std::string_view, 2>{"compressible", "incompressible"},
                                     std::array{Equilibrium::Compressible, Equilibrium::Incompressible})
                             .value_or(model.equilibrium);
+    model.forcing = read_choice(m, "forcing", std::array<std::string_view, 2>{"guo", "edm"},
+                                std::array{physics::ForcingKind::Guo, physics::ForcingKind::Edm})
+                        .value_or(model.forcing);
     model.precision = read_choice(m, "precision", std::array<std::string_view, 3>{"fp32", "fp64", "fp16"},
                                   std::array{Precision::FP32, Precision::FP64, Precision::FP16})
                           .value_or(model.precision);
@@ -157,17 +162,20 @@ void read_domain(const Section& d, sim::CaseSpec& spec) {
 
 void read_face(const Section& f, const std::array<int, 3>& size, boundary::FaceSpec& spec) {
     const auto type = read_choice(
-        f, "type", std::array<std::string_view, 5>{"wall", "moving_wall", "velocity", "pressure", "free_slip"},
-        std::array{FaceType::Wall, FaceType::MovingWall, FaceType::Velocity, FaceType::Pressure, FaceType::FreeSlip});
-    if (!type) f.fail_missing("type", "choose \"wall\", \"moving_wall\", \"velocity\", \"pressure\" or \"free_slip\"");
+        f, "type", std::array<std::string_view, 6>{"wall", "moving_wall", "velocity", "pressure", "free_slip", "outflow"},
+        std::array{FaceType::Wall, FaceType::MovingWall, FaceType::Velocity, FaceType::Pressure, FaceType::FreeSlip,
+                   FaceType::Outflow});
+    if (!type)
+        f.fail_missing("type", "choose \"wall\", \"moving_wall\", \"velocity\", \"pressure\", \"free_slip\" or \"outflow\"");
     spec.type = *type;
     const bool open = spec.type == FaceType::Velocity || spec.type == FaceType::Pressure;
     const bool moves = spec.type == FaceType::Velocity || spec.type == FaceType::MovingWall;
     const std::string t = "a \"" + std::string(boundary::type_name(spec.type)) + "\" face";
 
     if (f.has("method") && !open) f.fail("method", t + " takes no method (only velocity and pressure faces do)");
-    spec.method = read_choice(f, "method", std::array<std::string_view, 2>{"zou_he", "equilibrium"},
-                              std::array{boundary::Method::ZouHe, boundary::Method::Equilibrium})
+    spec.method = read_choice(f, "method", std::array<std::string_view, 3>{"zou_he", "equilibrium", "regularized"},
+                              std::array{boundary::Method::ZouHe, boundary::Method::Equilibrium,
+                                         boundary::Method::Regularized})
                       .value_or(boundary::Method::ZouHe);
 
     if (f.has("profile") && spec.type != FaceType::Velocity)

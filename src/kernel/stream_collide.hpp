@@ -10,7 +10,10 @@
 //    - through a free-slip face: specular reflection, f*_m(x) with c_m the mirror
 //      image of c_i (the image node's population, x - c_i's tangential shift
 //      neglected: exact for flows uniform along the wall, a symmetry plane);
-//    - through a velocity/pressure face: unknown, bounce-back provisionally.
+//    - through a velocity/pressure face: unknown, bounce-back provisionally;
+//    - through an outflow face: what the next node inside receives along c_i
+//      this step (zero normal gradient; two-copy streaming, where that value is
+//      read-only while the step runs).
 // 2. Face nodes of velocity/pressure faces: Zou-He or equilibrium (boundary/open_face.hpp).
 // 3. Moments with the half-force correction, collision, store.
 // Bulk cells (node class Bulk) skip every per-link test: every x - c_i is fluid,
@@ -110,7 +113,9 @@ struct Gather {
         }
         if (unknown) {
             const int face = open_face_of(pos);
-            if (face >= 0) {
+            if (face < 0) {
+                if (const int out = outflow_face_of(pos); out >= 0) extrapolate(out, pos, unknown, f);
+            } else {
                 face_state = boundary::open_face_state<L, Eq>(f, face, faces, force, prescribed(face, pos));
                 // On an edge where the face meets another face, some unknowns were bounce-back
                 // and the unknown set is not symmetric along that edge: Zou-He's transverse
@@ -126,7 +131,10 @@ struct Gather {
                         (pos[t] == 0 || pos[t] == grid.n[t] - 1))
                         edge = true;
                 if (edge || faces.method[face] == boundary::Method::Equilibrium) return Gathered::EquilibriumFace;
-                boundary::zou_he<L>(f, unknown, face, face_state);
+                if (faces.method[face] == boundary::Method::Regularized)
+                    boundary::regularized_face<L, Eq>(f, unknown, face, face_state);
+                else
+                    boundary::zou_he<L>(f, unknown, face, face_state);
             }
         }
         return Gathered::Fluid;
@@ -207,6 +215,31 @@ struct Gather {
         return p;
     }
 
+    /// Outflow: each unknown f_i is what the node one step inside receives along c_i,
+    /// from x_in - c_i (streamed) or by bounce-back there (a wall or obstacle beside it).
+    BARRACUDA_HD void extrapolate(int face, const int (&pos)[3], unsigned unknown, T (&f)[L::Q]) const {
+        int inner[3] = {pos[0], pos[1], pos[2]};
+        inner[boundary::FaceTable::axis(face)] += boundary::FaceTable::inward(face);
+        const index_t in_cell = grid.index(inner[0], inner[1], inner[2]);
+        BARRACUDA_UNROLL
+        for (int i = 0; i < L::Q; ++i) {
+            if (!((unknown >> i) & 1u)) continue;
+            const LinkSource link = link_source<L>(grid, faces, node_class, inner, i);
+            f[i] = link.kind == LinkKind::Streamed ? store.streamed(i, in_cell, link.from) : store.reflected(i, in_cell);
+        }
+    }
+
+    /// The first outflow face the node lies on, or -1.
+    BARRACUDA_HD int outflow_face_of(const int (&pos)[3]) const {
+        BARRACUDA_UNROLL
+        for (int face = 0; face < 6; ++face) {
+            const int a = boundary::FaceTable::axis(face);
+            if (faces.type[face] == boundary::FaceType::Outflow && pos[a] == ((face & 1) ? grid.n[a] - 1 : 0))
+                return face;
+        }
+        return -1;
+    }
+
     /// The first velocity/pressure face (x_min, x_max, y_min, ...) the node lies on, or -1.
     BARRACUDA_HD int open_face_of(const int (&pos)[3]) const {
         BARRACUDA_UNROLL
@@ -227,6 +260,7 @@ struct StreamCollide {
     Gather<L, Eq, Store> in;
     Collision collision;
     bool forced;
+    bool edm = false;  // the force by the exact difference method instead of Guo's (physics/forcing.hpp)
 
     BARRACUDA_HD void operator()(index_t cell) const {
         const std::uint8_t k = in.node_class[cell];
@@ -289,11 +323,24 @@ struct StreamCollide {
         for (int d = 0; d < 3; ++d) k.in.force[d] = in.force[d];
         k.collision = collision;
         k.forced = forced;
+        k.edm = edm;
         return k;
     }
 
     BARRACUDA_HD void collide(T (&f)[L::Q]) const {
-        const auto state = physics::cell_state<L, Eq>(f, in.force);
+        auto state = physics::cell_state<L, Eq>(f, in.force);
+        if (edm && forced) {
+            // cell_state's u is (j + F/2) / rho_u; EDM relaxes towards the velocity before the
+            // force, j / rho_u, and adds the equilibrium's change over du = F / rho_u.
+            const T inv_rho_u = T(1) / Eq::velocity_weight(T(1) + state.drho);
+            T du[3];
+            BARRACUDA_UNROLL
+            for (int a = 0; a < 3; ++a) du[a] = in.force[a] * inv_rho_u, state.u[a] -= T(0.5) * du[a];
+            collision(f, state, in.force, false);
+            BARRACUDA_UNROLL
+            for (int i = 0; i < L::Q; ++i) f[i] += physics::edm_source<L, Eq>(i, state.drho, state.u, du);
+            return;
+        }
         collision(f, state, in.force, forced);
     }
 };

@@ -7,6 +7,7 @@
 // without touching other layers.
 #pragma once
 #include <concepts>
+#include <cstdint>
 #include <string_view>
 
 #include "lattice/d2q9.hpp"
@@ -35,10 +36,9 @@ BARRACUDA_HD constexpr int c_along(int i, int axis) {
 }
 
 /// The velocity c_i mirrored in the plane normal to `axis` (its component along the
-/// axis negated): the direction a free-slip wall turns c_i into. Folds to a constant
-/// for constant i and axis.
+/// axis negated): the direction a free-slip wall turns c_i into.
 template <class L>
-BARRACUDA_HD constexpr int mirrored(int i, int axis) {
+constexpr int mirrored(int i, int axis) {
     for (int j = 0; j < L::Q; ++j) {
         bool same = true;
         for (int a = 0; a < 3; ++a) same = same && L::c(j, a) == (a == axis ? -L::c(i, a) : L::c(i, a));
@@ -46,10 +46,23 @@ BARRACUDA_HD constexpr int mirrored(int i, int axis) {
     }
     return i;
 }
-/// mirrored() for a run-time axis, written as selects of the constant-axis cases.
+/// mirrored() packed five bits per velocity, twelve velocities per word: word w of axis a.
+template <class L, int Axis, int Word>
+inline constexpr std::uint64_t mirror_code = [] {
+    std::uint64_t r = 0;
+    for (int i = 12 * Word; i < L::Q && i < 12 * (Word + 1); ++i) r |= std::uint64_t(mirrored<L>(i, Axis)) << (5 * (i - 12 * Word));
+    return r;
+}();
+/// mirrored() for a run-time axis as shifts and masks of constants (as c(i, axis),
+/// lattice/packed.hpp): no loop for the compiler to fold, no table in local memory.
 template <class L>
 BARRACUDA_HD constexpr int mirrored_along(int i, int axis) {
-    return axis == 0 ? mirrored<L>(i, 0) : (axis == 1 ? mirrored<L>(i, 1) : mirrored<L>(i, 2));
+    static_assert(L::Q <= 36, "three words of twelve");
+    const auto word = [&](std::uint64_t w0, std::uint64_t w1, std::uint64_t w2) { return i < 12 ? w0 : (i < 24 ? w1 : w2); };
+    const std::uint64_t code = axis == 0   ? word(mirror_code<L, 0, 0>, mirror_code<L, 0, 1>, mirror_code<L, 0, 2>)
+                               : axis == 1 ? word(mirror_code<L, 1, 0>, mirror_code<L, 1, 1>, mirror_code<L, 1, 2>)
+                                           : word(mirror_code<L, 2, 0>, mirror_code<L, 2, 1>, mirror_code<L, 2, 2>);
+    return int((code >> (5 * (i % 12))) & 31u);
 }
 
 enum class Kind { D2Q9, D3Q15, D3Q19, D3Q27 };

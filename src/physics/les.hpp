@@ -28,17 +28,34 @@ BARRACUDA_HD T smagorinsky_omega(const T (&pi)[6], T rho, T tau0, T les_factor) 
     return T(2) / (tau0 + sqrt(tau0 * tau0 + les_factor * sqrt(norm2) / rho));
 }
 
-/// The same from the populations: Pi^neq = sum_i c_i c_i (f_i - f_i^eq) first.
+/// Pi^neq = sum_i c_i c_i f_i - Pi^eq from the (shifted) populations, without evaluating
+/// the equilibria: the second-order equilibrium's second moment is exact on these
+/// lattices, sum_i c_i c_i (f_i^eq - w_i) = cs2 drho I + rho_u u u (physics/equilibrium.hpp),
+/// so one pass with constant coefficients gives the stress.
 template <class L, class Eq, class T>
-BARRACUDA_HD T smagorinsky_omega(const T (&f)[L::Q], const CellState<T>& s, T tau0, T les_factor) {
-    T pi[6] = {T(0), T(0), T(0), T(0), T(0), T(0)};
+BARRACUDA_HD void non_equilibrium_stress(const T (&f)[L::Q], const CellState<T>& s, T (&pi)[6]) {
+    BARRACUDA_UNROLL
+    for (int a = 0; a < 6; ++a) pi[a] = T(0);
     BARRACUDA_UNROLL
     for (int i = 0; i < L::Q; ++i) {
-        const T d = f[i] - equilibrium_shifted<L, Eq>(i, s.drho, s.u);
         const T c0 = T(L::c(i, 0)), c1 = T(L::c(i, 1)), c2 = T(L::c(i, 2));
-        pi[0] += c0 * c0 * d, pi[1] += c1 * c1 * d, pi[2] += c2 * c2 * d;
-        pi[3] += c0 * c1 * d, pi[4] += c0 * c2 * d, pi[5] += c1 * c2 * d;
+        pi[0] += c0 * c0 * f[i], pi[1] += c1 * c1 * f[i], pi[2] += c2 * c2 * f[i];
+        pi[3] += c0 * c1 * f[i], pi[4] += c0 * c2 * f[i], pi[5] += c1 * c2 * f[i];
     }
+    const T rho_u = Eq::velocity_weight(T(1) + s.drho), p = T(L::cs2) * s.drho;
+    pi[0] -= p + rho_u * s.u[0] * s.u[0];
+    pi[1] -= p + rho_u * s.u[1] * s.u[1];
+    if constexpr (L::D == 3) pi[2] -= p + rho_u * s.u[2] * s.u[2];
+    pi[3] -= rho_u * s.u[0] * s.u[1];
+    pi[4] -= rho_u * s.u[0] * s.u[2];
+    pi[5] -= rho_u * s.u[1] * s.u[2];
+}
+
+/// The same from the populations.
+template <class L, class Eq, class T>
+BARRACUDA_HD T smagorinsky_omega(const T (&f)[L::Q], const CellState<T>& s, T tau0, T les_factor) {
+    T pi[6];
+    non_equilibrium_stress<L, Eq>(f, s, pi);
     return smagorinsky_omega(pi, T(1) + s.drho, tau0, les_factor);
 }
 

@@ -4,18 +4,23 @@
 
 namespace barracuda::physics {
 
-enum class CollisionKind { BGK, TRT, MRT, Regularized };
+enum class CollisionKind { BGK, TRT, MRT, Regularized, Entropic };
 enum class EquilibriumKind { Compressible, Incompressible };
+/// How a body force enters: Guo's source term (physics/forcing.hpp) or Kupershtokh's
+/// exact difference method (physics/forcing.hpp, edm_source).
+enum class ForcingKind { Guo, Edm };
 
 constexpr const char* name_of(CollisionKind c) {
     switch (c) {
         case CollisionKind::BGK: return "bgk";
         case CollisionKind::TRT: return "trt";
         case CollisionKind::MRT: return "mrt";
-        case CollisionKind::Regularized: break;
+        case CollisionKind::Regularized: return "regularized";
+        case CollisionKind::Entropic: break;
     }
-    return "regularized";
+    return "entropic";
 }
+constexpr const char* name_of(ForcingKind f) { return f == ForcingKind::Guo ? "guo" : "edm"; }
 constexpr const char* name_of(EquilibriumKind e) {
     return e == EquilibriumKind::Compressible ? "compressible" : "incompressible";
 }

@@ -38,6 +38,7 @@ struct ModelSpec {
     lattice::Kind lattice = lattice::Kind::D3Q19;
     Collision collision = Collision::BGK;
     Equilibrium equilibrium = Equilibrium::Compressible;
+    physics::ForcingKind forcing = physics::ForcingKind::Guo;  // how force.body enters
     Precision precision = Precision::FP32;
     Pattern streaming = Pattern::TwoCopy;  // two copies (AB) or in place (AA)
     double tau = 0.6;               // relaxation time; nu = cs2 (tau - 1/2)

@@ -104,6 +104,7 @@ std::vector<std::uint8_t> output_node_kinds(const CaseSpec& spec, const parallel
                     const auto t = spec.faces[face].type;
                     const auto mark = t == boundary::FaceType::Velocity   ? boundary::VelocityFace
                                       : t == boundary::FaceType::Pressure ? boundary::PressureFace
+                                      : t == boundary::FaceType::Outflow  ? boundary::OutflowFace
                                                                           : boundary::WallFace;
                     if (k == boundary::Fluid || mark != boundary::WallFace) k = mark;
                 }
@@ -118,6 +119,7 @@ backend::EngineSetup engine_setup(const CaseSpec& spec, const parallel::Subdomai
     s.lattice = spec.model.lattice;
     s.collision = spec.model.collision;
     s.equilibrium = spec.model.equilibrium;
+    s.forcing = spec.model.forcing;
     s.precision = spec.model.precision;
     s.pattern = spec.model.streaming;
     s.grid = sub->local_grid();

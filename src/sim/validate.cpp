@@ -35,7 +35,10 @@ int shown_dims(const CaseSpec& spec, const std::array<double, 3>& v) {
 
 std::string size_text(const CaseSpec& spec) {
     const auto& s = spec.size;
-    return "[" + std::to_string(s[0]) + ", " + std::to_string(s[1]) + (s[2] == 1 ? "" : ", " + std::to_string(s[2])) + "]";
+    std::string r = "[";  // appended in steps: GCC 12's -Wrestrict misfires on the one-line sum
+    r += std::to_string(s[0]) + ", " + std::to_string(s[1]);
+    if (s[2] != 1) r += ", " + std::to_string(s[2]);
+    return r + "]";
 }
 
 std::string axis_name(int a) { return std::string(1, char('x' + a)); }
@@ -66,6 +69,17 @@ void check_model(const CaseSpec& spec) {
     if (!(m.trt_magic > 0)) fail("model.trt_magic = " + num(m.trt_magic) + ": must be > 0 (3/16 is the usual choice)");
     if (!(m.smagorinsky >= 0 && m.smagorinsky <= 1))
         fail("model.smagorinsky = " + num(m.smagorinsky) + ": the Smagorinsky constant must be in [0, 1] (0.1-0.2 is usual; 0: no LES)");
+    if (m.collision == Collision::Entropic) {
+        if (m.lattice != lattice::Kind::D2Q9 && m.lattice != lattice::Kind::D3Q27)
+            fail("model.collision = \"entropic\": offered for D2Q9 and D3Q27 (whose entropic equilibrium has a closed "
+                 "form), not for " + std::string(lattice::name_of(m.lattice)) + " (use \"regularized\" or \"trt\" there)");
+        if (m.equilibrium != Equilibrium::Compressible)
+            fail("model.equilibrium = \"incompressible\": the entropic collision has its own (compressible) equilibrium; "
+                 "remove model.equilibrium or use another collision");
+        if (m.smagorinsky > 0)
+            fail("model.smagorinsky = " + num(m.smagorinsky) + ": the entropic collision adjusts its relaxation itself "
+                 "(alpha); it takes no LES closure");
+    }
     if (m.collision == Collision::MRT) {
         if (m.lattice != lattice::Kind::D2Q9 && m.lattice != lattice::Kind::D3Q19)
             fail("model.collision = \"mrt\": offered for D2Q9 and D3Q19, not for " +
@@ -126,6 +140,9 @@ void check_faces(const CaseSpec& spec) {
                 fail(shown + ": lattice " + std::string(lattice::name_of(spec.model.lattice)) +
                      " is 2D; the z component must be 0");
         }
+        if (face.type == FaceType::Outflow && spec.model.streaming == Pattern::InPlace)
+            fail(key + ".type = \"outflow\": needs model.streaming = \"two-copy\" (the face reads what the node inside "
+                       "receives, which in-place streaming overwrites while the step runs)");
         if (face.profile == boundary::Profile::Parabolic && face.has_expression())
             fail(key + ".profile = \"parabolic\": the profile scales constant velocities; write it into the "
                  "expression instead (e.g. 4 * (y + 0.5) * (ny - y - 0.5) / ny^2)");

@@ -112,6 +112,7 @@ std::string format(const char* fmt, double v) {
 
 std::string model_name(sim::Collision c) {
     if (c == sim::Collision::Regularized) return "Regularized";
+    if (c == sim::Collision::Entropic) return "Entropic";
     std::string s = physics::name_of(c);
     for (auto& ch : s) ch = char(ch - 'a' + 'A');
     return s;

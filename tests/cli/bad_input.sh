@@ -342,6 +342,15 @@ expect "boundary table via --set on a periodic axis" 3 "boundary.x_min" "periodi
 expect "MRT on D3Q27" 3 "model.collision" "mrt" "D3Q27" -- \
     "${RUN[@]}" --set model.lattice=D3Q27 --set 'domain.size=[8, 8, 8]' --set model.collision=mrt
 
+# --- entropic, outflow, forcing --------------------------------------------------------
+expect "entropic on D3Q19" 3 'model.collision = "entropic"' "D2Q9 and D3Q27" "D3Q19" -- \
+    "${RUN[@]}" --set model.lattice=D3Q19 --set 'domain.size=[8, 8, 8]' --set model.collision=entropic
+expect "entropic with the incompressible equilibrium" 3 'model.equilibrium = "incompressible"' "entropic" -- \
+    "${RUN[@]}" --set model.collision=entropic --set model.equilibrium=incompressible
+expect "outflow with in-place streaming" 3 'boundary.x_max.type = "outflow"' 'model.streaming = "two-copy"' -- \
+    "${RUN[@]}" --set boundary.x_max.type=outflow --set model.streaming=in-place
+expect "unknown forcing" 3 "model.forcing" "edm" -- "${RUN[@]}" --set model.forcing=shan
+
 # --- resources -----------------------------------------------------------------------
 info=$("$BIN" info 2>&1) || true
 if grep -qE '^[[:space:]]*gpu [0-9]+:' <<<"$info"; then

@@ -47,7 +47,7 @@ struct Combo {
 std::string name_of(const Combo& c) {
     return std::string(lattice::name_of(c.lattice)) + " " + physics::name_of(c.collision) + " " +
            physics::name_of(c.equilibrium) + " " + storage::name_of(c.precision) + " " +
-           (c.method == boundary::Method::ZouHe ? "zou_he" : "equilibrium") + " " + storage::name_of(c.pattern);
+           (c.method == boundary::Method::ZouHe ? "zou_he" : c.method == boundary::Method::Equilibrium ? "equilibrium" : "regularized") + " " + storage::name_of(c.pattern);
 }
 
 backend::EngineSetup setup_for(const Combo& c) {
@@ -96,13 +96,17 @@ TEST(GpuOracle, EveryCombinationMatchesCpu) {
     int count = 0;
     for (auto lat : {lattice::Kind::D2Q9, lattice::Kind::D3Q15, lattice::Kind::D3Q19, lattice::Kind::D3Q27})
         for (auto col : {physics::CollisionKind::BGK, physics::CollisionKind::TRT, physics::CollisionKind::MRT,
-                         physics::CollisionKind::Regularized}) {
+                         physics::CollisionKind::Regularized, physics::CollisionKind::Entropic}) {
             if (col == physics::CollisionKind::MRT && lat != lattice::Kind::D2Q9 && lat != lattice::Kind::D3Q19)
+                continue;
+            if (col == physics::CollisionKind::Entropic && lat != lattice::Kind::D2Q9 && lat != lattice::Kind::D3Q27)
                 continue;
             for (auto eq : {physics::EquilibriumKind::Compressible, physics::EquilibriumKind::Incompressible})
                 for (auto prec : {storage::Precision::FP64, storage::Precision::FP32, storage::Precision::FP16})
-                    for (auto method : {boundary::Method::ZouHe, boundary::Method::Equilibrium})
+                    for (auto method : {boundary::Method::ZouHe, boundary::Method::Equilibrium, boundary::Method::Regularized})
                         for (auto pattern : {storage::Pattern::TwoCopy, storage::Pattern::InPlace}) {
+                            if (col == physics::CollisionKind::Entropic && eq != physics::EquilibriumKind::Compressible)
+                                continue;
                             const Combo c{lat, col, eq, prec, method, pattern};
                             const double err = compare(c, 60);
                             const double tol = tolerance(prec);

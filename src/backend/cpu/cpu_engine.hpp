@@ -202,7 +202,8 @@ private:
     }
     Kernel make_kernel() const {
         return Kernel{make_gather(), collision_,
-                      setup_.force[0] != 0 || setup_.force[1] != 0 || setup_.force[2] != 0};
+                      setup_.force[0] != 0 || setup_.force[1] != 0 || setup_.force[2] != 0,
+                      setup_.forcing == physics::ForcingKind::Edm};
     }
 
     EngineSetup setup_;
