@@ -358,7 +358,10 @@ TEST(CaseFile, BoundaryTables) {
                  {"key 'boundary.y_min.method'"});
     expect_error(make_case() + "[boundary.x_max]\ntype = \"pressure\"\ndensity = 0\n",
                  {"boundary.x_max.density = 0", "> 0"});
-    expect_error(make_case() + "[boundary.x_max]\ntype = \"outflow\"\n", {"boundary.x_max.type = \"outflow\""});
+    expect_error(make_case("lattice = \"D2Q9\"\ntau = 0.8\nstreaming = \"in-place\"") +
+                     "[boundary.x_max]\ntype = \"outflow\"\n",
+                 {"boundary.x_max.type = \"outflow\"", "two-copy"});
+    expect_error(make_case() + "[boundary.x_max]\ntype = \"exit\"\n", {"boundary.x_max.type", "\"outflow\""});
     // A velocity face opposite a pressure face is the usual channel.
     EXPECT_NO_THROW(parse_case_string(make_case() + "[boundary.x_min]\ntype = \"velocity\"\nvelocity = [0.05, 0]\n"
                                                     "[boundary.x_max]\ntype = \"pressure\"\ndensity = 1.0\n"));
