@@ -473,6 +473,8 @@ int bench_command(const BenchOptions& o) {
             probe.pattern = c.pattern;
             try {
                 backend::check_offered(probe);
+                if (cuda && c.collision == physics::CollisionKind::Entropic)
+                    throw CaseError(backend::entropic_on_gpu_refusal);
                 if (comm.size() > 1 && (c.pattern == storage::Pattern::InPlace || c.precision == storage::Precision::FP16))
                     throw CaseError("with more than one rank: fp16 and in-place are not offered yet");
                 if (r.cells > r.largest_cells) {

@@ -96,17 +96,15 @@ TEST(GpuOracle, EveryCombinationMatchesCpu) {
     int count = 0;
     for (auto lat : {lattice::Kind::D2Q9, lattice::Kind::D3Q15, lattice::Kind::D3Q19, lattice::Kind::D3Q27})
         for (auto col : {physics::CollisionKind::BGK, physics::CollisionKind::TRT, physics::CollisionKind::MRT,
-                         physics::CollisionKind::Regularized, physics::CollisionKind::Entropic}) {
+                         physics::CollisionKind::Regularized}) {
             if (col == physics::CollisionKind::MRT && lat != lattice::Kind::D2Q9 && lat != lattice::Kind::D3Q19)
                 continue;
-            if (col == physics::CollisionKind::Entropic && lat != lattice::Kind::D2Q9 && lat != lattice::Kind::D3Q27)
-                continue;
+            // The entropic collision is CPU-only (backend::entropic_on_gpu_refusal): on the H100 it
+            // differed from the CPU by up to 1e-3 (FP64) here, so its GPU path is not built.
             for (auto eq : {physics::EquilibriumKind::Compressible, physics::EquilibriumKind::Incompressible})
                 for (auto prec : {storage::Precision::FP64, storage::Precision::FP32, storage::Precision::FP16})
                     for (auto method : {boundary::Method::ZouHe, boundary::Method::Equilibrium, boundary::Method::Regularized})
                         for (auto pattern : {storage::Pattern::TwoCopy, storage::Pattern::InPlace}) {
-                            if (col == physics::CollisionKind::Entropic && eq != physics::EquilibriumKind::Compressible)
-                                continue;
                             const Combo c{lat, col, eq, prec, method, pattern};
                             const double err = compare(c, 60);
                             const double tol = tolerance(prec);

@@ -2,6 +2,7 @@
 #include "backend/cuda/cuda_check.hpp"
 #include "backend/device_info.hpp"
 #include "backend/engine.hpp"
+#include "common/error.hpp"
 
 namespace barracuda::backend {
 
@@ -14,6 +15,7 @@ std::unique_ptr<Engine> make_d3q27(const EngineSetup&);
 
 std::unique_ptr<Engine> make_cuda_engine(const EngineSetup& s) {
     check_offered(s);
+    if (s.collision == physics::CollisionKind::Entropic) throw CaseError(entropic_on_gpu_refusal);
     if (cuda_device_count() == 0) throw ResourceError("backend = cuda: no CUDA GPU is available on this machine");
     // The engine lives on the current GPU: device 0, or the rank's (use_cuda_device).
     switch (s.lattice) {
