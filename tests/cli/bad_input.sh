@@ -98,19 +98,26 @@ expect() {
     rm -rf "$WORK/out"  # keep later checks independent of an earlier failure
 }
 
+# expect_runs LABEL CASE [pvd]
+# A base case must run (exit 0; with "pvd", and write fields.pvd), or the checks
+# built on it prove nothing. Its output goes outside WORK and is removed.
+expect_runs() {
+    local label=$1 case=$2 want_pvd=${3:-} rc=0
+    checks=$((checks + 1))
+    "$BIN" run "$case" --backend cpu -q --set "output.directory=$T/case-out" >"$LOG/stdout" 2>"$LOG/stderr" || rc=$?
+    if [[ $rc != 0 || ( -n $want_pvd && ! -e $T/case-out/fields.pvd ) ]]; then
+        fail "the $label does not run (exit $rc):"
+        cat "$LOG/stderr" >&2
+    else
+        echo "ok   $label runs (exit 0)"
+    fi
+    rm -rf "$T/case-out"
+}
+
 RUN=(run base.toml --backend cpu -q)
 
 # The base case itself must be valid, or every check below proves nothing.
-checks=$((checks + 1))
-rc=0
-"$BIN" run base.toml --backend cpu -q --set "output.directory=$T/base-out" >"$LOG/stdout" 2>"$LOG/stderr" || rc=$?
-if [[ $rc != 0 || ! -e $T/base-out/fields.pvd ]]; then
-    fail "the base case does not run (exit $rc):"
-    cat "$LOG/stderr" >&2
-else
-    echo "ok   base case runs (exit 0)"
-fi
-rm -rf "$T/base-out"
+expect_runs "base case" base.toml pvd
 
 # --- unknown keys (with a hint) ------------------------------------------------
 expect "unknown key via --set" 3 "model.colision" "did you mean 'model.collision'" -- \
@@ -259,16 +266,7 @@ steps = 4
 [output]
 directory = "$WORK/out"
 EOF
-checks=$((checks + 1))
-rc=0
-"$BIN" run moving.toml --backend cpu -q --set "output.directory=$T/moving-out" >"$LOG/stdout" 2>"$LOG/stderr" || rc=$?
-if [[ $rc != 0 ]]; then
-    fail "the moving-pipe base case does not run (exit $rc):"
-    cat "$LOG/stderr" >&2
-else
-    echo "ok   moving-pipe base case runs (exit 0)"
-fi
-rm -rf "$T/moving-out"
+expect_runs "moving-pipe base case" moving.toml
 expect "force report on a moving obstacle" 3 'forces.obstacles = "pipe"' "the obstacle moves" "at rest only" -- \
     run moving.toml --backend cpu -q --set 'forces.obstacles=["pipe"]' --set forces.reference_velocity=0.02 \
     --set forces.reference_area=78
@@ -307,16 +305,7 @@ check_interval = 5
 [output]
 directory = "$WORK/out"
 EOF
-checks=$((checks + 1))
-rc=0
-"$BIN" run expr.toml --backend cpu -q --set "output.directory=$T/expr-out" >"$LOG/stdout" 2>"$LOG/stderr" || rc=$?
-if [[ $rc != 0 || ! -e $T/expr-out/fields.pvd ]]; then
-    fail "the expression base case does not run (exit $rc):"
-    cat "$LOG/stderr" >&2
-else
-    echo "ok   expression base case runs (exit 0)"
-fi
-rm -rf "$T/expr-out"
+expect_runs "expression base case" expr.toml pvd
 expect "expression that does not parse" 3 "boundary.x_min.velocity" "does not parse" \
     "Unexpected end of expression" "    0.05 * (y +" -- run expr.toml --backend cpu -q --set 'boundary.x_min.velocity=["0.05 * (y +", 0]'
 expect "expression with an unknown variable" 3 "boundary.x_max.density" 'Unexpected token "q"' -- \
