@@ -87,11 +87,11 @@ BARRACUDA_HD OpenFaceState<T> open_face_state(const T (&f)[L::Q], int face, cons
     return st;
 }
 
-/// Replaces the unknown populations (bits of `unknown` whose c points inward
-/// through `face`) by Zou-He's rule for the state st. Edge nodes (where the
-/// unknown set is not symmetric) are not handled here (kernel/stream_collide.hpp).
+/// The unknowns whose c points inward through `face` by non-equilibrium bounce-back,
+/// f_i = f_opp + 2 w_i c_i.j / cs2 (the odd part of any second-order equilibrium);
+/// returns them as a mask. The first step of Zou-He and of the regularized face.
 template <class L, class T>
-BARRACUDA_HD void zou_he(T (&f)[L::Q], unsigned unknown, int face, const OpenFaceState<T>& st) {
+BARRACUDA_HD unsigned non_equilibrium_bounce_back(T (&f)[L::Q], unsigned unknown, int face, const OpenFaceState<T>& st) {
     const int a = FaceTable::axis(face), s = FaceTable::inward(face);
     constexpr T inv_cs2 = T(1.0 / L::cs2);
     unsigned mine = 0;
@@ -103,6 +103,16 @@ BARRACUDA_HD void zou_he(T (&f)[L::Q], unsigned unknown, int face, const OpenFac
             f[i] = f[L::opposite(i)] + T(2) * T(L::w(i)) * cj * inv_cs2;
         }
     }
+    return mine;
+}
+
+/// Replaces the unknown populations (bits of `unknown` whose c points inward
+/// through `face`) by Zou-He's rule for the state st. Edge nodes (where the
+/// unknown set is not symmetric) are not handled here (kernel/stream_collide.hpp).
+template <class L, class T>
+BARRACUDA_HD void zou_he(T (&f)[L::Q], unsigned unknown, int face, const OpenFaceState<T>& st) {
+    const int a = FaceTable::axis(face);
+    const unsigned mine = non_equilibrium_bounce_back<L>(f, unknown, face, st);
     BARRACUDA_UNROLL
     for (int t = 0; t < 3; ++t) {
         if (t == a) continue;
@@ -123,14 +133,7 @@ BARRACUDA_HD void zou_he(T (&f)[L::Q], unsigned unknown, int face, const OpenFac
 /// The regularized face node (see the top of the file): all populations rebuilt.
 template <class L, class Eq, class T>
 BARRACUDA_HD void regularized_face(T (&f)[L::Q], unsigned unknown, int face, const OpenFaceState<T>& st) {
-    const int a = FaceTable::axis(face), s = FaceTable::inward(face);
-    constexpr T inv_cs2 = T(1.0 / L::cs2);
-    BARRACUDA_UNROLL
-    for (int i = 0; i < L::Q; ++i)
-        if (((unknown >> i) & 1u) && s * lattice::c_along<L>(i, a) > 0) {
-            const T cj = T(L::c(i, 0)) * st.j[0] + T(L::c(i, 1)) * st.j[1] + T(L::c(i, 2)) * st.j[2];
-            f[i] = f[L::opposite(i)] + T(2) * T(L::w(i)) * cj * inv_cs2;
-        }
+    non_equilibrium_bounce_back<L>(f, unknown, face, st);
     T feq[L::Q], pi[6] = {T(0), T(0), T(0), T(0), T(0), T(0)};
     BARRACUDA_UNROLL
     for (int i = 0; i < L::Q; ++i) {
