@@ -17,7 +17,7 @@ inline backend::EngineSetup periodic_box(lattice::Kind lat, int nx, int ny, int 
     s.lattice = lat;
     s.collision = col;
     s.precision = prec;
-    s.grid = {{nx, ny, nz}, {true, true, true}};
+    s.grid = {{nx, ny, nz}, {true, true, true}, lattice::stores_half(lat)};  // D3Q13: one sub-lattice
     for (int f = 0; f < 6; ++f) {
         s.faces.type[f] = boundary::FaceType::Periodic;
         s.faces.method[f] = boundary::Method::ZouHe;
@@ -25,8 +25,9 @@ inline backend::EngineSetup periodic_box(lattice::Kind lat, int nx, int ny, int 
     }
     s.node_kind.assign(s.grid.cells(), boundary::Fluid);
     s.tau = tau;
-    s.mrt = lat == lattice::Kind::D2Q9 ? physics::MrtRateSet{1 / tau, 1.64, 1.54, 1.9, 1, 1}
-                                       : physics::MrtRateSet{1 / tau, 1.19, 1.4, 1.2, 1.4, 1.98};
+    s.mrt = lat == lattice::Kind::D2Q9    ? physics::MrtRateSet{1 / tau, 1.64, 1.54, 1.9, 1, 1}
+            : lat == lattice::Kind::D3Q13 ? physics::MrtRateSet{1 / tau, 1, 1, 1, 1, 1}  // s_e = s_h = 1 (seed 000)
+                                          : physics::MrtRateSet{1 / tau, 1.19, 1.4, 1.2, 1.4, 1.98};
     return s;
 }
 
@@ -62,7 +63,8 @@ inline backend::EngineSetup every_boundary_channel(lattice::Kind lat, physics::C
     if (three_d) set_faces(s, 2, FaceType::FreeSlip, FaceType::Wall);
     for (int z = 0; z < s.grid.n[2]; ++z)
         for (int y = 5; y < 8; ++y)
-            for (int x = 8; x < 11; ++x) s.node_kind[s.grid.index(x, y, z)] = boundary::Solid;
+            for (int x = 8; x < 11; ++x)
+                if (s.grid.holds(x, y, z)) s.node_kind[s.grid.index(x, y, z)] = boundary::Solid;
     s.force[0] = 1e-5;
     s.force[1] = -2e-6;
     return s;

@@ -66,8 +66,9 @@ int run_main(int argc, char** argv) {
     bench_cmd->add_option("--size", bench.sizes, "Cube edge N (N^3 cells; N^2 for D2Q9); several values or repeated")
         ->check(CLI::PositiveNumber)
         ->delimiter(',');
-    bench_cmd->add_option("--lattice", bench.lattices, "D2Q9, D3Q15, D3Q19 or D3Q27 (default D3Q19); several values or repeated")
-        ->check(CLI::IsMember({"D2Q9", "D3Q15", "D3Q19", "D3Q27"}))
+    bench_cmd->add_option("--lattice", bench.lattices,
+                          "D2Q9, D3Q13, D3Q15, D3Q19 or D3Q27 (default D3Q19); several values or repeated")
+        ->check(CLI::IsMember({"D2Q9", "D3Q13", "D3Q15", "D3Q19", "D3Q27"}))
         ->delimiter(',');
     bench_cmd->add_option("--collision", bench.collisions, "bgk, trt, mrt or regularized (default bgk); several values or repeated")
         ->check(CLI::IsMember({"bgk", "trt", "mrt", "regularized", "entropic"}))

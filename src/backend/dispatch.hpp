@@ -101,14 +101,25 @@ auto dispatch_on_lattice(const EngineSetup& s, Maker&& maker) {
                 if constexpr (physics::HasMrt<L>) {
                     return maker.template operator()<L, Eq, physics::Mrt<L, Eq, T>, Store>();
                 } else {
-                    throw CaseError(std::string("model.collision = \"mrt\": offered for D2Q9 and D3Q19, not for ") +
+                    throw CaseError(std::string("model.collision = \"mrt\": offered for D2Q9, D3Q13 and D3Q19, not for ") +
                                     L::name);
                     return maker.template operator()<L, Eq, physics::Bgk<L, Eq, T>, Store>();  // unreachable; fixes the type
                 }
             };
-            if (s.pattern == storage::Pattern::InPlace)
-                return with_store.template operator()<storage::InPlace<L, S, T>>();
-            return with_store.template operator()<storage::TwoCopy<L, S, T>>();
+            if constexpr (std::is_same_v<L, lattice::D3Q13>) {
+                // Only MRT gives D3Q13 an isotropic viscosity (lattice/d3q13.hpp): no other collision is built for it.
+                auto d3q13_store = [&]<class Store>() {
+                    if (s.collision != physics::CollisionKind::MRT) throw CaseError(physics::d3q13_refusal(s.collision));
+                    return maker.template operator()<L, Eq, physics::Mrt<L, Eq, T>, Store>();
+                };
+                if (s.pattern == storage::Pattern::InPlace)
+                    return d3q13_store.template operator()<storage::InPlace<L, S, T>>();
+                return d3q13_store.template operator()<storage::TwoCopy<L, S, T>>();
+            } else {
+                if (s.pattern == storage::Pattern::InPlace)
+                    return with_store.template operator()<storage::InPlace<L, S, T>>();
+                return with_store.template operator()<storage::TwoCopy<L, S, T>>();
+            }
         };
         switch (s.precision) {
             case storage::Precision::FP64: return with_storage.template operator()<double, double>();

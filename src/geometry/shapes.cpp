@@ -12,6 +12,7 @@ std::int64_t mark(const storage::Grid& g, std::vector<std::uint8_t>& kind, const
     for (int z = 0; z < g.n[2]; ++z)
         for (int y = 0; y < g.n[1]; ++y)
             for (int x = 0; x < g.n[0]; ++x) {
+                if (!g.holds(x, y, z)) continue;  // the other sub-lattice (D3Q13)
                 const storage::index_t c = g.index(x, y, z);
                 auto& k = kind[c];
                 if (k != boundary::Solid && inside(at.coordinate(0, x), at.coordinate(1, y), at.coordinate(2, z))) {

@@ -72,10 +72,12 @@ std::optional<std::array<double, 3>> read_point(const Section& s, std::string_vi
 
 void read_model(const Section& m, sim::ModelSpec& model) {
     using sim::Collision, sim::Equilibrium, sim::Precision;
-    const auto lattice = read_choice(m, "lattice", std::array<std::string_view, 4>{"D2Q9", "D3Q15", "D3Q19", "D3Q27"},
-                                     std::array{lat::Kind::D2Q9, lat::Kind::D3Q15, lat::Kind::D3Q19, lat::Kind::D3Q27});
-    if (!lattice) m.fail_missing("lattice", "choose \"D2Q9\", \"D3Q15\", \"D3Q19\" or \"D3Q27\"");
+    const auto lattice =
+        read_choice(m, "lattice", std::array<std::string_view, 5>{"D2Q9", "D3Q13", "D3Q15", "D3Q19", "D3Q27"},
+                    std::array{lat::Kind::D2Q9, lat::Kind::D3Q13, lat::Kind::D3Q15, lat::Kind::D3Q19, lat::Kind::D3Q27});
+    if (!lattice) m.fail_missing("lattice", "choose \"D2Q9\", \"D3Q13\", \"D3Q15\", \"D3Q19\" or \"D3Q27\"");
     model.lattice = *lattice;
+    if (model.lattice == lat::Kind::D3Q13) model.collision = Collision::MRT;  // the one it offers (lattice/d3q13.hpp)
     model.collision = read_choice(m, "collision",
                                   std::array<std::string_view, 5>{"bgk", "trt", "mrt", "regularized", "entropic"},
                                   std::array{Collision::BGK, Collision::TRT, Collision::MRT, Collision::Regularized,
@@ -118,7 +120,11 @@ void read_model(const Section& m, sim::ModelSpec& model) {
     const Section mrt = m.table("mrt");
     if (model.lattice == lat::Kind::D2Q9)
         for (const char* k : {"s_pi", "s_m"})
-            if (mrt.has(k)) mrt.fail(k, "D2Q9 has no such moments; s_pi and s_m are rates of D3Q19 only");
+            if (mrt.has(k)) mrt.fail(k, "D2Q9 has no such moments; s_pi and s_m are rates of D3Q19 (and s_m of D3Q13)");
+    if (model.lattice == lat::Kind::D3Q13)
+        for (const char* k : {"s_eps", "s_q", "s_pi"})
+            if (mrt.has(k))
+                mrt.fail(k, "D3Q13 has no such moments; its free rates are s_e (energy) and s_m (the third-order h moments)");
     model.mrt.s_e = mrt.number("s_e").value_or(0);
     model.mrt.s_eps = mrt.number("s_eps").value_or(0);
     model.mrt.s_q = mrt.number("s_q").value_or(0);

@@ -3,7 +3,8 @@
 // the obstacle carries f*_i(x, t) (post-collision) into the wall, and half-way
 // bounce-back returns it as f_opp(i)(x, t + 1) = f*_i(x, t). The momentum the
 // fluid loses across the link in one step is handed to the obstacle:
-//   F_k = c_i (f*_i(x, t) + f_opp(i)(x, t + 1)) = 2 c_i f*_i(x, t)   (eq. 10, V = dt = 1)
+//   F_k = V c_i (f*_i(x, t) + f_opp(i)(x, t + 1)) = 2 V c_i f*_i(x, t)   (eq. 10, dt = 1)
+// with V the volume a node stands for: 1, or 2 on D3Q13's sub-lattice (eq. 12).
 //   F   = sum over the links cut by the obstacle of F_k              (eq. 11)
 // Stored populations are shifted (f - w_i), so w_i is added back: the weights
 // do not cancel when an obstacle touches a wall face (its links into the
@@ -20,6 +21,7 @@
 #include <cstdint>
 
 #include "common/hd.hpp"
+#include "lattice/lattice.hpp"
 #include "storage/grid.hpp"
 
 namespace barracuda::kernel {
@@ -37,10 +39,11 @@ BARRACUDA_HD void add_exchange(const G& g, const ForceLink& link, double (&F)[3]
     for (int i = 0; i < L::Q; ++i) {
         if (!(link.mask & (1u << i))) continue;
         // f*_i = stored + w_i; the factor 2 is the return trip of eq. (10).
+        constexpr double twice_volume = 2.0 * lattice::cell_volume<L>();
         const double f = double(g.posted(link.cell, i)) + L::w(i);
-        if (L::c(i, 0)) F[0] += 2.0 * L::c(i, 0) * f;
-        if (L::c(i, 1)) F[1] += 2.0 * L::c(i, 1) * f;
-        if (L::c(i, 2)) F[2] += 2.0 * L::c(i, 2) * f;
+        if (L::c(i, 0)) F[0] += twice_volume * L::c(i, 0) * f;
+        if (L::c(i, 1)) F[1] += twice_volume * L::c(i, 1) * f;
+        if (L::c(i, 2)) F[2] += twice_volume * L::c(i, 2) * f;
     }
 }
 

@@ -7,6 +7,7 @@
 
 #include "boundary/face_table.hpp"
 #include "common/hd.hpp"
+#include "lattice/lattice.hpp"
 #include "storage/grid.hpp"
 
 namespace barracuda::kernel {
@@ -66,7 +67,7 @@ BARRACUDA_HD LinkSource link_source(const storage::Grid& grid, const boundary::F
     }
     if (wall >= 0) return {LinkKind::Wall, wall, 0};
     if (open) return {LinkKind::Open, -1, 0};
-    const storage::index_t from = grid.index(s[0], s[1], s[2]);
+    const storage::index_t from = grid.template index_as<lattice::half_v<L>>(s[0], s[1], s[2]);
     if (path_of(node_class[from]) == Solid) return {LinkKind::SolidNode, -1, from};
     return {LinkKind::Streamed, -1, from};
 }

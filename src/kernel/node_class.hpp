@@ -20,6 +20,7 @@ std::vector<std::uint8_t> classify_nodes(const storage::Grid& g, const boundary:
     for (int z = 0; z < g.n[2]; ++z)
         for (int y = 0; y < g.n[1]; ++y)
             for (int x = 0; x < g.n[0]; ++x) {
+                if (!g.holds(x, y, z)) continue;  // the other sub-lattice (D3Q13)
                 const storage::index_t c = g.index(x, y, z);
                 if (path_of(kind[c]) == Solid) {
                     out[c] = kind[c];  // Solid, or a moving obstacle's solid (links.hpp)
@@ -46,6 +47,7 @@ inline void mark_subdomain(const storage::Grid& g, const int (&ghost_lo)[3], con
     for (int z = 0; z < g.n[2]; ++z)
         for (int y = 0; y < g.n[1]; ++y)
             for (int x = 0; x < g.n[0]; ++x) {
+                if (!g.holds(x, y, z)) continue;
                 auto& k = node_class[std::size_t(g.index(x, y, z))];
                 if (path_of(k) == Solid) continue;
                 const int p[3] = {x, y, z};

@@ -9,6 +9,7 @@
 
 #include "boundary/face_table.hpp"
 #include "kernel/links.hpp"
+#include "lattice/lattice.hpp"
 #include "physics/equilibrium.hpp"
 #include "storage/grid.hpp"
 
@@ -20,7 +21,7 @@ BARRACUDA_HD void place_equilibrium_at(const storage::Grid& grid, const boundary
                                        T drho, const T (&u)[3], const T* strain = nullptr, T tau = T(1)) {
     if (path_of(node_class[cell]) == Solid) return;
     int pos[3];
-    grid.coordinates(cell, pos);
+    grid.template coordinates_as<lattice::half_v<L>>(cell, pos);
     T s[6] = {};
     if (strain)
         for (int k = 0; k < 6; ++k) s[k] = strain[k];

@@ -43,6 +43,7 @@ template <class L, class Eq, class Store>
 struct Gather {
     using T = typename Store::compute_type;
     static_assert(L::Q <= 32, "unknown-population mask is 32 bits");
+    static constexpr bool Half = lattice::half_v<L>;  // one sub-lattice stored (storage/grid.hpp)
 
     storage::Grid grid;
     boundary::FaceTable faces;
@@ -54,11 +55,21 @@ struct Gather {
     struct Steps {
         index_t minus[3], plus[3];
     };
+    /// On a half grid (storage/grid.hpp) a step along x changes the row, and the index
+    /// within the new row moves by 0 or 1 depending on the parity of x.
     BARRACUDA_HD Steps steps_at(const int (&pos)[3]) const {
         Steps s;
         index_t stride = 1;
         BARRACUDA_UNROLL
         for (int a = 0; a < 3; ++a) {
+            if (Half && a == 0) {
+                const index_t span = index_t(grid.n[0] / 2 - 1);
+                const bool odd = pos[0] & 1;
+                s.plus[0] = pos[0] == grid.n[0] - 1 ? -span : index_t(odd);
+                s.minus[0] = pos[0] == 0 ? span : -index_t(!odd);
+                stride = grid.n[0] / 2;
+                continue;
+            }
             const index_t span = index_t(grid.n[a] - 1) * stride;
             s.plus[a] = pos[a] == grid.n[a] - 1 ? -span : stride;
             s.minus[a] = pos[a] == 0 ? span : -stride;
@@ -145,7 +156,7 @@ struct Gather {
         const std::uint8_t k = path_of(node_class[cell]);
         if (k == Solid || k == Ghost) return Gathered::Solid;  // a ghost's state belongs to its owner rank
         int pos[3];
-        grid.coordinates(cell, pos);
+        grid.template coordinates_as<Half>(cell, pos);
         if (k == Bulk) {
             gather_bulk(cell, steps_at(pos), f);
             return Gathered::Fluid;
@@ -180,7 +191,7 @@ struct Gather {
     /// Post-collision f*_i of the last completed step at any fluid cell (output, tests).
     BARRACUDA_HD T posted(index_t cell, int i) const {
         int pos[3];
-        grid.coordinates(cell, pos);
+        grid.template coordinates_as<Half>(cell, pos);
         const LinkSource to = destination(pos, i);
         return store.posted(i, cell, to.from, to.kind == LinkKind::Streamed);
     }
@@ -220,7 +231,7 @@ struct Gather {
     BARRACUDA_HD void extrapolate(int face, const int (&pos)[3], unsigned unknown, T (&f)[L::Q]) const {
         int inner[3] = {pos[0], pos[1], pos[2]};
         inner[boundary::FaceTable::axis(face)] += boundary::FaceTable::inward(face);
-        const index_t in_cell = grid.index(inner[0], inner[1], inner[2]);
+        const index_t in_cell = grid.template index_as<Half>(inner[0], inner[1], inner[2]);
         BARRACUDA_UNROLL
         for (int i = 0; i < L::Q; ++i) {
             if (!((unknown >> i) & 1u)) continue;
@@ -257,6 +268,7 @@ struct Gather {
 template <class L, class Eq, class Collision, class Store>
 struct StreamCollide {
     using T = typename Store::compute_type;
+    static constexpr bool Half = lattice::half_v<L>;
     Gather<L, Eq, Store> in;
     Collision collision;
     bool forced;
@@ -276,7 +288,7 @@ struct StreamCollide {
     /// A bulk cell: no per-link tests; neighbours at index steps wrapped once per axis.
     BARRACUDA_HD void update_bulk(index_t cell) const {
         int pos[3];
-        in.grid.coordinates(cell, pos);
+        in.grid.template coordinates_as<Half>(cell, pos);
         const auto s = in.steps_at(pos);
         T f[L::Q];
         in.gather_bulk(cell, s, f);
@@ -290,7 +302,7 @@ struct StreamCollide {
     BARRACUDA_HD void update_boundary(index_t cell) const {
         T f[L::Q];
         int pos[3];
-        in.grid.coordinates(cell, pos);
+        in.grid.template coordinates_as<Half>(cell, pos);
         boundary::OpenFaceState<T> face_state;
         if (in.gather_boundary(cell, pos, f, face_state) == Gathered::EquilibriumFace) {
             BARRACUDA_UNROLL

@@ -11,6 +11,7 @@
 #include <string_view>
 
 #include "lattice/d2q9.hpp"
+#include "lattice/d3q13.hpp"
 #include "lattice/d3q15.hpp"
 #include "lattice/d3q19.hpp"
 #include "lattice/d3q27.hpp"
@@ -65,11 +66,27 @@ BARRACUDA_HD constexpr int mirrored_along(int i, int axis) {
     return int((code >> (5 * (i % 12))) & 31u);
 }
 
-enum class Kind { D2Q9, D3Q15, D3Q19, D3Q27 };
+/// Whether L stores one sub-lattice only (D3Q13; storage::Grid::half).
+template <class L>
+constexpr bool stores_half() {
+    if constexpr (requires { L::half; }) return L::half;
+    else return false;
+}
+template <class L>
+inline constexpr bool half_v = stores_half<L>();
+/// Volume of the cell a stored node stands for (1, or 2 on D3Q13's sub-lattice).
+template <class L>
+constexpr double cell_volume() {
+    if constexpr (half_v<L>) return L::cell_volume;
+    else return 1.0;
+}
+
+enum class Kind { D2Q9, D3Q13, D3Q15, D3Q19, D3Q27 };
 
 constexpr std::string_view name_of(Kind k) {
     switch (k) {
         case Kind::D2Q9: return "D2Q9";
+        case Kind::D3Q13: return "D3Q13";
         case Kind::D3Q15: return "D3Q15";
         case Kind::D3Q19: return "D3Q19";
         case Kind::D3Q27: return "D3Q27";
@@ -77,9 +94,12 @@ constexpr std::string_view name_of(Kind k) {
     return "?";
 }
 constexpr int dimensions_of(Kind k) { return k == Kind::D2Q9 ? 2 : 3; }
+/// D3Q13 stores one of its two independent sub-lattices (half the nodes of the box).
+constexpr bool stores_half(Kind k) { return k == Kind::D3Q13; }
 constexpr int velocities_of(Kind k) {
     switch (k) {
         case Kind::D2Q9: return 9;
+        case Kind::D3Q13: return 13;
         case Kind::D3Q15: return 15;
         case Kind::D3Q19: return 19;
         case Kind::D3Q27: return 27;
@@ -92,6 +112,7 @@ template <class F>
 decltype(auto) visit(Kind k, F&& f) {
     switch (k) {
         case Kind::D2Q9: return f(D2Q9{});
+        case Kind::D3Q13: return f(D3Q13{});
         case Kind::D3Q15: return f(D3Q15{});
         case Kind::D3Q19: return f(D3Q19{});
         case Kind::D3Q27: break;

@@ -28,6 +28,7 @@
 // Result (sm_90 SASS, D3Q19 FP32, collision alone): ~200 FP instructions a cell
 // without force, ~270 with, as many as BGK; the dense version took ~1400.
 #pragma once
+#include <type_traits>
 #include <utility>
 
 #include "physics/equilibrium.hpp"
@@ -119,6 +120,47 @@ constexpr double nearest_integer(double x) {
                  : static_cast<double>(static_cast<long long>(x + 0.5));
 }
 
+/// Row k of D3Q13's tables. Its equilibrium is not the weighted polynomial
+/// (physics/equilibrium.hpp, d3q13_equilibrium_shifted): per velocity,
+///   f_i^eq - w_i = w_i drho + rho_u (sum_a A_ia u_a + sum_ab B_iab u_a u_b)
+/// with A_i = c_i / 8 and B_i = (c_i c_i - diag(1 - c_ia^2)) / 8 (rest: B_0 = -I / 2).
+/// Every coefficient is a multiple of 1/48: the sums are exact in double.
+template <class L>
+constexpr void add_d3q13_rows(Tables<L>& t, int k) {
+    using B = MrtBasis<L>;
+    double n2 = 0, z = 0, a[3]{}, b[3][3]{};
+    bool even = true, odd = true;
+    for (int i = 0; i < L::Q; ++i) {
+        const int c[3] = {L::c(i, 0), L::c(i, 1), L::c(i, 2)};
+        const double m = B::row(k, c[0], c[1], c[2]);
+        const double mo = B::row(k, -c[0], -c[1], -c[2]);
+        even = even && mo == m;
+        odd = odd && mo == -m;
+        n2 += m * m;
+        z += m * L::w(i);
+        for (int p = 0; p < 3; ++p) {
+            a[p] += m * (i == 0 ? 0.0 : c[p] / 8.0);
+            for (int q = 0; q < 3; ++q) {
+                const double diag = p == q ? (i == 0 ? -0.5 : -(1 - c[p] * c[p]) / 8.0) : 0.0;
+                b[p][q] += m * ((i == 0 ? 0.0 : c[p] * c[q] / 8.0) + diag);
+            }
+        }
+    }
+    t.valid = t.valid && (even || odd) && n2 > 0;
+    t.odd[k] = !even;
+    t.col[k].v[0] = B::row(k, 0, 0, 0);
+    for (int p = 1; p <= Tables<L>::P; ++p) t.col[k].v[p] = B::row(k, L::c(2 * p - 1, 0), L::c(2 * p - 1, 1), L::c(2 * p - 1, 2));
+    t.conserved[k] = B::rate_class(k) == RateClass::Conserved;
+    t.inv_norm2[k] = 1.0 / n2;
+    t.z[k] = z;
+    for (int p = 0; p < 3; ++p) {
+        t.a[k].v[p] = a[p];
+        t.b[k].v[sym(p, p)] = b[p][p];
+        t.b2[k].v[sym(p, p)] = 2 * b[p][p];
+        for (int q = p + 1; q < 3; ++q) t.b[k].v[sym(p, q)] = t.b2[k].v[sym(p, q)] = 2 * b[p][q];
+    }
+}
+
 template <class L>
 constexpr Tables<L> make_tables() {
     using B = MrtBasis<L>;
@@ -145,6 +187,10 @@ constexpr Tables<L> make_tables() {
     t.valid = t.valid && den < 1e6;
     const double inv_cs2 = 1.0 / L::cs2;  // as in equilibrium.hpp and forcing.hpp
     for (int k = 0; k < Q; ++k) {
+        if constexpr (std::is_same_v<L, lattice::D3Q13>) {
+            add_d3q13_rows<L>(t, k);
+            continue;
+        }
         double m[Q]{};
         double n2 = 0, s0 = 0, s1[3]{}, s2[3][3]{};
         for (int i = 0; i < Q; ++i) {
@@ -214,6 +260,10 @@ struct Mrt {
         m.tau0 = T(1.0 / r.shear);
         for (int k = 0; k < Q; ++k) {
             double s = 1.0;
+            if constexpr (requires { Basis::diagonal_rate(1.0); }) {  // D3Q13: two stress rates (eq. 7)
+                if (Basis::rate_class(k) == RateClass::ShearDiagonal) s = Basis::diagonal_rate(1.0 / r.shear);
+                if (Basis::rate_class(k) == RateClass::ShearOffDiagonal) s = Basis::off_diagonal_rate(1.0 / r.shear);
+            }
             switch (Basis::rate_class(k)) {
                 case RateClass::Conserved: s = 1.0; break;
                 case RateClass::Shear: s = r.shear; break;
@@ -222,6 +272,8 @@ struct Mrt {
                 case RateClass::HeatFlux: s = r.heat_flux; break;
                 case RateClass::Pi: s = r.pi; break;
                 case RateClass::M: s = r.m; break;
+                case RateClass::ShearDiagonal:
+                case RateClass::ShearOffDiagonal: break;  // set above
             }
             m.relax[k] = T(s * t.inv_norm2[k]);
             m.source[k] = T((1.0 - 0.5 * s) * t.inv_norm2[k]);

@@ -5,7 +5,10 @@
 // Incompressible: f_i^eq = w_i {rho + rho0 [c.u/cs2 + (c.u)^2/(2 cs4) - u^2/(2 cs2)]}
 //   (He & Luo 1997, used in seeds 000 and 001), rho0 = 1, and u = j / rho0.
 #pragma once
+#include <type_traits>
+
 #include "common/hd.hpp"
+#include "lattice/d3q13.hpp"
 
 namespace barracuda::physics {
 
@@ -25,9 +28,31 @@ struct Incompressible {
     BARRACUDA_HD static T velocity_weight(T) { return T(1); }
 };
 
+/// D3Q13's equilibrium (lattice/d3q13.hpp), f_i^eq - w_i: the populations of the
+/// moment equilibria of seed 000 eq. 6 (rho, j, e = -11/2 rho + 13/2 rho_u u^2,
+/// 3 pxx = rho_u (3 ux^2 - u^2), pww = rho_u (uy^2 - uz^2), pxy = rho_u ux uy, ...,
+/// h = 0) through M^-1 = M^T diag(1/|M_k|^2) (d'Humières, Bouzidi & Lallemand 2001):
+///   rest:             w_0 drho - rho_u u^2 / 2
+///   c_i in plane a-b: w_i drho + rho_u [c.u + (c.u)^2 - u_t^2] / 8,  t the third axis,
+/// which gives sum f^eq c c = rho / 3 I + rho_u u u, as the other lattices' equilibria.
+template <class T>
+BARRACUDA_HD T d3q13_equilibrium_shifted(int i, T drho, const T (&u)[3], T rho_u) {
+    using L = lattice::D3Q13;
+    const T uu = u[0] * u[0] + u[1] * u[1] + u[2] * u[2];
+    if (i == 0) return T(L::w(0)) * drho - T(0.5) * rho_u * uu;
+    const T cu = T(L::c(i, 0)) * u[0] + T(L::c(i, 1)) * u[1] + T(L::c(i, 2)) * u[2];
+    // u_t^2 = u^2 - sum over the two axes of c_i of u_a^2
+    T ut2 = uu;
+    BARRACUDA_UNROLL
+    for (int a = 0; a < 3; ++a)
+        if (L::c(i, a)) ut2 -= u[a] * u[a];
+    return T(L::w(i)) * drho + T(0.125) * rho_u * (cu + cu * cu - ut2);
+}
+
 /// f_i^eq - w_i for density rho = 1 + drho and velocity u.
 template <class L, class Eq, class T>
 BARRACUDA_HD T equilibrium_shifted(int i, T drho, const T (&u)[3]) {
+    if constexpr (std::is_same_v<L, lattice::D3Q13>) return d3q13_equilibrium_shifted(i, drho, u, Eq::velocity_weight(T(1) + drho));
     constexpr T inv_cs2 = T(1.0 / L::cs2);
     const T cu = T(L::c(i, 0)) * u[0] + T(L::c(i, 1)) * u[1] + T(L::c(i, 2)) * u[2];
     const T uu = u[0] * u[0] + u[1] * u[1] + u[2] * u[2];
@@ -36,7 +61,8 @@ BARRACUDA_HD T equilibrium_shifted(int i, T drho, const T (&u)[3]) {
     return w * (drho + rho_u * (cu * inv_cs2 + T(0.5) * cu * cu * inv_cs2 * inv_cs2 - T(0.5) * uu * inv_cs2));
 }
 
-/// The velocity-dependent part only, odd in c: f_i^eq - f_opp(i)^eq.
+/// The velocity-dependent part only, odd in c: f_i^eq - f_opp(i)^eq (on D3Q13 too:
+/// 2 w_i / cs2 = 1/4 there).
 template <class L, class Eq, class T>
 BARRACUDA_HD T equilibrium_odd_difference(int i, T drho, const T (&u)[3]) {
     constexpr T inv_cs2 = T(1.0 / L::cs2);

@@ -1,6 +1,7 @@
 // Run-time names of the physics choices. The registry (backend/registry.hpp)
 // maps them to the compile-time types that exist.
 #pragma once
+#include <string>
 
 namespace barracuda::physics {
 
@@ -23,6 +24,13 @@ constexpr const char* name_of(CollisionKind c) {
 constexpr const char* name_of(ForcingKind f) { return f == ForcingKind::Guo ? "guo" : "edm"; }
 constexpr const char* name_of(EquilibriumKind e) {
     return e == EquilibriumKind::Compressible ? "compressible" : "incompressible";
+}
+
+/// Why a collision is not offered on D3Q13 (lattice/d3q13.hpp).
+inline std::string d3q13_refusal(CollisionKind c) {
+    return std::string("model.collision = \"") + name_of(c) +
+           "\": lattice D3Q13 offers \"mrt\" only (its 13 velocities need MRT's two stress rates for an isotropic "
+           "viscosity; d'Humieres, Bouzidi & Lallemand 2001)";
 }
 
 }  // namespace barracuda::physics

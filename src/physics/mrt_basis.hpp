@@ -3,14 +3,18 @@
 //   D2Q9:  Lallemand & Luo 2000, Phys. Rev. E 61, 6546, eq. (8)-(10).
 //   D3Q19: d'Humières, Ginzburg, Krafczyk, Lallemand & Luo 2002,
 //          Phil. Trans. R. Soc. A 360, 437, eq. (2.4)-(2.5) / Appendix.
-// Each moment belongs to a rate class; shear moments relax with 1/tau.
+//   D3Q13: d'Humières, Bouzidi & Lallemand 2001, Phys. Rev. E 63, 066702;
+//          seed 000 Appendix A (eq. A1-A13).
+// Each moment belongs to a rate class; shear moments relax with 1/tau, except on
+// D3Q13, whose diagonal and off-diagonal stresses take the two rates of seed 000
+// eq. 7 (ShearDiagonal, ShearOffDiagonal).
 #pragma once
 #include "common/hd.hpp"
 #include "lattice/lattice.hpp"
 
 namespace barracuda::physics {
 
-enum class RateClass : int { Conserved, Shear, Energy, EnergySquare, HeatFlux, Pi, M };
+enum class RateClass : int { Conserved, Shear, Energy, EnergySquare, HeatFlux, Pi, M, ShearDiagonal, ShearOffDiagonal };
 
 template <class L>
 struct MrtBasis;  // not offered on lattices without a specialisation
@@ -80,6 +84,42 @@ struct MrtBasis<lattice::D3Q19> {
             RateClass::M,         RateClass::M,      RateClass::M};
         return r[k];
     }
+};
+
+template <>
+struct MrtBasis<lattice::D3Q13> {
+    // 0 rho, 1 e, 2 jx, 3 jy, 4 jz, 5 3pxx, 6 pww, 7 pxy, 8 pyz, 9 pxz, 10 hx, 11 hy, 12 hz
+    // (seed 000 eq. 4 and A1-A13; the order keeps the even rows together).
+    BARRACUDA_HD static constexpr double row(int k, int x, int y, int z) {
+        const int c2 = x * x + y * y + z * z;
+        switch (k) {
+            case 0: return 1;
+            case 1: return 6.5 * c2 - 12;
+            case 2: return x;
+            case 3: return y;
+            case 4: return z;
+            case 5: return 3 * x * x - c2;
+            case 6: return y * y - z * z;
+            case 7: return x * y;
+            case 8: return y * z;
+            case 9: return x * z;
+            case 10: return x * (y * y - z * z);
+            case 11: return y * (z * z - x * x);
+            default: return z * (x * x - y * y);
+        }
+    }
+    static constexpr RateClass rate_class(int k) {
+        constexpr RateClass r[13] = {RateClass::Conserved,       RateClass::Energy,           RateClass::Conserved,
+                                     RateClass::Conserved,       RateClass::Conserved,        RateClass::ShearDiagonal,
+                                     RateClass::ShearDiagonal,   RateClass::ShearOffDiagonal, RateClass::ShearOffDiagonal,
+                                     RateClass::ShearOffDiagonal, RateClass::M,               RateClass::M,
+                                     RateClass::M};
+        return r[k];
+    }
+    /// The two stress rates for the viscosity nu = cs2 (tau - 1/2) (seed 000 eq. 7,
+    /// c = dt = 1): s_v = 2 / (8 nu + 1) for 3pxx and pww, s'_v = 2 / (4 nu + 1) for pxy, pyz, pxz.
+    static constexpr double diagonal_rate(double tau) { return 2.0 / (8.0 * (tau - 0.5) / 3.0 + 1.0); }
+    static constexpr double off_diagonal_rate(double tau) { return 2.0 / (4.0 * (tau - 0.5) / 3.0 + 1.0); }
 };
 
 }  // namespace barracuda::physics

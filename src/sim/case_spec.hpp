@@ -113,6 +113,10 @@ struct CaseSpec {
     ForceReportSpec forces;
 
     std::int64_t cells() const { return std::int64_t(size[0]) * size[1] * size[2]; }
+    /// Whether the lattice stores one sub-lattice only (D3Q13, storage::Grid::half).
+    bool stores_half() const { return lattice::stores_half(model.lattice); }
+    /// Nodes the lattice stores and updates: every cell, or half of them on D3Q13.
+    std::int64_t stored_nodes() const { return stores_half() ? cells() / 2 : cells(); }
 };
 
 /// Steps between force samples: forces.interval, or its default.

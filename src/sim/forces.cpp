@@ -22,6 +22,7 @@ ForceLinkLists build(const storage::Grid& g, const std::vector<std::uint8_t>& ki
     for (int z = 0; z < g.n[2]; ++z)
         for (int y = 0; y < g.n[1]; ++y)
             for (int x = 0; x < g.n[0]; ++x) {
+                if (!g.holds(x, y, z)) continue;  // the other sub-lattice (D3Q13)
                 const storage::index_t s = g.index(x, y, z);
                 if (kind[s] != boundary::Solid || owner[s] < 0) continue;
                 const int k = std::size_t(owner[s]) < list_of.size() ? list_of[std::size_t(owner[s])] : -1;
@@ -77,7 +78,9 @@ ForceLinkLists force_links(const CaseSpec& spec, const std::vector<std::uint8_t>
                 list_of[i] = int(k);
                 break;
             }
-    return force_links(spec.model.lattice, sub.local_grid(), kind, owner, list_of, names.size(), sub.ghost_lo,
+    auto grid = sub.local_grid();
+    grid.half = spec.stores_half();
+    return force_links(spec.model.lattice, grid, kind, owner, list_of, names.size(), sub.ghost_lo,
                        sub.ghost_hi);
 }
 

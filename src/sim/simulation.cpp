@@ -57,11 +57,15 @@ geometry::Placement placement_of(const parallel::Subdomain& sub) {
 }
 }  // namespace
 
-std::vector<std::uint8_t> node_kinds(const CaseSpec& spec, std::vector<std::int32_t>* owner,
-                                     const parallel::Subdomain* sub) {
-    const auto whole = parallel::Subdomain::whole(spec.size, spec.periodic);
-    if (!sub) sub = &whole;
-    const auto g = sub->local_grid();
+storage::Grid local_grid(const CaseSpec& spec, const parallel::Subdomain& sub) {
+    auto g = sub.local_grid();
+    g.half = spec.stores_half();
+    return g;
+}
+
+namespace {
+std::vector<std::uint8_t> node_kinds_on(const CaseSpec& spec, const storage::Grid& g, std::vector<std::int32_t>* owner,
+                                        const parallel::Subdomain* sub) {
     const auto at = placement_of(*sub);
     std::vector<std::uint8_t> kind(std::size_t(g.cells()), boundary::Fluid);
     if (owner) owner->assign(std::size_t(g.cells()), -1);
@@ -81,12 +85,21 @@ std::vector<std::uint8_t> node_kinds(const CaseSpec& spec, std::vector<std::int3
     }
     return kind;
 }
+}  // namespace
+
+std::vector<std::uint8_t> node_kinds(const CaseSpec& spec, std::vector<std::int32_t>* owner,
+                                     const parallel::Subdomain* sub) {
+    const auto whole = parallel::Subdomain::whole(spec.size, spec.periodic);
+    if (!sub) sub = &whole;
+    return node_kinds_on(spec, local_grid(spec, *sub), owner, sub);
+}
 
 std::vector<std::uint8_t> output_node_kinds(const CaseSpec& spec, const parallel::Subdomain* sub) {
     const auto whole = parallel::Subdomain::whole(spec.size, spec.periodic);
     if (!sub) sub = &whole;
-    const auto local = node_kinds(spec, nullptr, sub);
+    // Every node of the box, also where the lattice stores one sub-lattice (D3Q13).
     const auto lg = sub->local_grid();
+    const auto local = node_kinds_on(spec, lg, nullptr, sub);
     const auto& o = sub->owned_size;
     std::vector<std::uint8_t> kind(std::size_t(o[0]) * o[1] * o[2]);
     std::size_t next = 0;
@@ -122,7 +135,7 @@ backend::EngineSetup engine_setup(const CaseSpec& spec, const parallel::Subdomai
     s.forcing = spec.model.forcing;
     s.precision = spec.model.precision;
     s.pattern = spec.model.streaming;
-    s.grid = sub->local_grid();
+    s.grid = local_grid(spec, *sub);
     for (int f = 0; f < 6; ++f) {
         // A side facing a neighbour rank has no boundary: its ghost layer is streamed from.
         const auto A = std::size_t(f / 2);
@@ -254,6 +267,9 @@ void Simulation::create(BackendChoice backend) {
     const auto& comm = parallel::Comm::world();
     sub_ = subdomain_of(spec_, comm.rank(), comm.size());
     if (sub_.decomposed()) {
+        if (spec_.stores_half())
+            throw CaseError("model.lattice = \"D3Q13\" runs on one rank for now (its halo would carry one "
+                            "sub-lattice); run without mpirun or use D3Q19");
         if (spec_.model.streaming == Pattern::InPlace)
             throw CaseError("model.streaming = \"in-place\" is not offered with more than one rank yet (its odd steps "
                             "write into the neighbours' cells); use \"two-copy\"");
@@ -285,7 +301,7 @@ void Simulation::create(BackendChoice backend) {
     if (need > have) {
         throw ResourceError("domain.size = [" + std::to_string(spec_.size[0]) + ", " + std::to_string(spec_.size[1]) +
                             ", " + std::to_string(spec_.size[2]) + "]: needs about " + format_bytes(need) + " (" +
-                            std::to_string(need / std::max<std::int64_t>(local.cells(), 1)) + " B/cell) " +
+                            std::to_string(need / std::max<std::int64_t>(local.stored_nodes(), 1)) + " B/node) " +
                             (sub_.decomposed() ? "per rank " : "") + "but only " + format_bytes(have) +
                             " is available on the " + (backend_ == BackendChoice::Cuda ? "GPU" : "host") +
                             memory_hint(spec_.model) + (sub_.decomposed() ? ", or use more ranks" : ""));
@@ -322,6 +338,11 @@ void Simulation::advance(std::int64_t steps) {
 void Simulation::owned_fields(std::vector<double>& rho, std::vector<double>& u) {
     std::vector<double> r, v;
     engine_->fields(r, v);
+    if (spec_.stores_half()) {  // one rank (backend::check_offered)
+        if (output_kind_.empty()) output_kind_ = output_node_kinds(spec_, &sub_);
+        expand_half(local_grid(spec_, sub_), output_kind_, r, v, rho, u);
+        return;
+    }
     if (!sub_.decomposed()) {
         rho.swap(r), u.swap(v);
         return;
@@ -344,7 +365,7 @@ Observation Simulation::observe_all(bool track_change) {
     auto o = engine_->observe(spec_.run.density_min, spec_.run.density_max, track_change);
     // The bad cell as a global index (x-fastest over the whole box).
     if (o.bad_cell >= 0) {
-        const auto g = sub_.local_grid();
+        const auto g = local_grid(spec_, sub_);
         int p[3];
         g.coordinates(o.bad_cell, p);
         const auto& n = spec_.size;
@@ -489,7 +510,7 @@ RunResult Simulation::run(OutputSink* sink, const std::function<void(const Progr
                 const double s = std::chrono::duration<double>(clock::now() - t0).count();
                 Progress p;
                 p.step = step, p.total = run.steps;
-                p.mlups = s > 0 ? double(step) * double(spec_.cells()) / s / 1e6 : 0;
+                p.mlups = s > 0 ? double(step) * double(spec_.stored_nodes()) / s / 1e6 : 0;
                 p.eta_seconds = step > 0 ? s / double(step) * double(run.steps - step) : 0;
                 p.u_max = o.u_max;
                 progress(p);
@@ -507,7 +528,7 @@ RunResult Simulation::run(OutputSink* sink, const std::function<void(const Progr
     if (sink) sink->flush();
     result.steps = step;
     result.wall_seconds = std::chrono::duration<double>(clock::now() - t0).count();
-    result.mlups = result.wall_seconds > 0 ? double(step) * double(spec_.cells()) / result.wall_seconds / 1e6 : 0;
+    result.mlups = result.wall_seconds > 0 ? double(step) * double(spec_.stored_nodes()) / result.wall_seconds / 1e6 : 0;
     return result;
 }
 

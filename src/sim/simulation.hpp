@@ -12,6 +12,7 @@
 #include "parallel/decomposition.hpp"
 #include "sim/case_spec.hpp"
 #include "sim/face_values.hpp"
+#include "sim/half_lattice.hpp"
 
 namespace barracuda::sim {
 
@@ -54,6 +55,8 @@ parallel::Subdomain subdomain_of(const CaseSpec& spec, int rank, int ranks);
 /// the obstacle that made each solid node solid (-1 elsewhere), for force link lists.
 std::vector<std::uint8_t> node_kinds(const CaseSpec& spec, std::vector<std::int32_t>* owner = nullptr,
                                      const parallel::Subdomain* sub = nullptr);
+/// The grid of a subdomain's local box as the lattice stores it (one sub-lattice on D3Q13).
+storage::Grid local_grid(const CaseSpec& spec, const parallel::Subdomain& sub);
 /// The same over the owned cells only, with face nodes marked by their boundary
 /// (boundary::NodeKind), for output.
 std::vector<std::uint8_t> output_node_kinds(const CaseSpec& spec, const parallel::Subdomain* sub = nullptr);
@@ -101,6 +104,7 @@ private:
     BackendChoice backend_;
     std::unique_ptr<backend::Engine> engine_;
     std::unique_ptr<FaceValues> face_values_;  // faces given by expressions
+    std::vector<std::uint8_t> output_kind_;     // D3Q13: the whole box's node kinds, for expand_half
     std::int64_t time_ = 0;
 };
 

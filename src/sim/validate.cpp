@@ -80,9 +80,16 @@ void check_model(const CaseSpec& spec) {
             fail("model.smagorinsky = " + num(m.smagorinsky) + ": the entropic collision adjusts its relaxation itself "
                  "(alpha); it takes no LES closure");
     }
-    if (m.collision == Collision::MRT) {
+    if (m.lattice == lattice::Kind::D3Q13) {
+        if (m.collision != Collision::MRT) fail(physics::d3q13_refusal(m.collision));
+        if (m.smagorinsky > 0)
+            fail("model.smagorinsky = " + num(m.smagorinsky) + ": not offered on lattice D3Q13 (its two stress rates "
+                 "would need their own eddy-viscosity closure); use D3Q19 for LES");
+        check_rate("s_e", m.mrt.s_e);
+        check_rate("s_m", m.mrt.s_m);
+    } else if (m.collision == Collision::MRT) {
         if (m.lattice != lattice::Kind::D2Q9 && m.lattice != lattice::Kind::D3Q19)
-            fail("model.collision = \"mrt\": offered for D2Q9 and D3Q19, not for " +
+            fail("model.collision = \"mrt\": offered for D2Q9, D3Q13 and D3Q19, not for " +
                  std::string(lattice::name_of(m.lattice)) + " (use \"trt\" or \"bgk\" there)");
         check_rate("s_e", m.mrt.s_e);
         check_rate("s_eps", m.mrt.s_eps);
@@ -105,6 +112,17 @@ void check_domain(const CaseSpec& spec) {
         if (s[2] != 1) fail("domain.size = " + size_text(spec) + ": lattice " + lat + " is 2D and needs nz = 1 (give [nx, ny])");
     } else if (s[2] <= 1) {
         fail("domain.size = " + size_text(spec) + ": lattice " + lat + " is 3D and needs three sizes with nz > 1");
+    }
+    if (spec.stores_half()) {
+        // One sub-lattice (x + y + z even): each row holds nx/2 nodes, and a wrap keeps the parity.
+        if (s[0] % 2)
+            fail("domain.size = " + size_text(spec) + ": lattice " + lat + " stores the nodes with x + y + z even "
+                 "(one sub-lattice) and needs an even nx, got " + std::to_string(s[0]));
+        for (std::size_t a = 1; a < 3; ++a)
+            if (spec.periodic[a] && s[a] % 2)
+                fail("domain.size = " + size_text(spec) + ": lattice " + lat + " needs an even size along the periodic " +
+                     axis_name(int(a)) + " axis (the wrap would join nodes of the two sub-lattices), got " +
+                     std::to_string(s[a]));
     }
 }
 
@@ -143,6 +161,13 @@ void check_faces(const CaseSpec& spec) {
         if (face.type == FaceType::Outflow && spec.model.streaming == Pattern::InPlace)
             fail(key + ".type = \"outflow\": needs model.streaming = \"two-copy\" (the face reads what the node inside "
                        "receives, which in-place streaming overwrites while the step runs)");
+        if (spec.stores_half() && face.type == FaceType::Outflow)
+            fail(key + ".type = \"outflow\": not offered on lattice D3Q13 (the node one step inside is on the other "
+                       "sub-lattice); use a pressure face");
+        if (spec.stores_half() && (face.type == FaceType::Velocity || face.type == FaceType::Pressure) &&
+            face.method == boundary::Method::Regularized)
+            fail(key + ".method = \"regularized\": not offered on lattice D3Q13 (its Hermite projection needs fourth "
+                       "moments D3Q13 lacks); use \"zou-he\" or \"equilibrium\"");
         if (face.profile == boundary::Profile::Parabolic && face.has_expression())
             fail(key + ".profile = \"parabolic\": the profile scales constant velocities; write it into the "
                  "expression instead (e.g. 4 * (y + 0.5) * (ny - y - 0.5) / ny^2)");
@@ -331,6 +356,10 @@ void fill_model_defaults(CaseSpec& spec) {
             fill(r.s_pi, 1.4);
             fill(r.s_m, 1.98);
             break;
+        case lattice::Kind::D3Q13:  // seed 000 §4: "a good choice is to set these values to one"
+            fill(r.s_e, 1.0);
+            fill(r.s_m, 1.0);
+            break;
         case lattice::Kind::D3Q15:
         case lattice::Kind::D3Q27: break;  // no MRT offered
     }
@@ -360,12 +389,12 @@ std::string unknown_obstacle_text(const CaseSpec& spec, const std::string& name)
 }
 
 MemoryEstimate estimate_memory(const CaseSpec& spec) {
-    const std::int64_t cells = spec.cells();
+    const std::int64_t cells = spec.cells(), stored = spec.stored_nodes();
     const std::int64_t q = lattice::velocities_of(spec.model.lattice);
     MemoryEstimate m;
-    m.population_bytes = storage::copies_of(spec.model.streaming) * q * storage::bytes_of(spec.model.precision) * cells;
-    m.node_kind_bytes = cells;
-    m.output_bytes = 4 * 8 * cells;  // density + three velocity components, double
+    m.population_bytes = storage::copies_of(spec.model.streaming) * q * storage::bytes_of(spec.model.precision) * stored;
+    m.node_kind_bytes = stored;
+    m.output_bytes = 4 * 8 * cells;  // density + three velocity components, double, over the whole box
     return m;
 }
 

@@ -331,6 +331,38 @@ expect "boundary table via --set on a periodic axis" 3 "boundary.x_min" "periodi
 expect "MRT on D3Q27" 3 "model.collision" "mrt" "D3Q27" -- \
     "${RUN[@]}" --set model.lattice=D3Q27 --set 'domain.size=[8, 8, 8]' --set model.collision=mrt
 
+# --- D3Q13 on one sub-lattice --------------------------------------------------------
+D3Q13=("${RUN[@]}" --set model.lattice=D3Q13 --set 'domain.size=[8, 8, 8]')
+cat >d3q13.toml <<EOF2
+title = "D3Q13 cavity"
+[model]
+lattice = "D3Q13"
+tau = 0.8
+[domain]
+size = [8, 8, 8]
+[boundary.y_max]
+type = "moving_wall"
+velocity = [0.05, 0, 0]
+[run]
+steps = 10
+check_interval = 5
+[output]
+interval = 5
+EOF2
+expect_runs "D3Q13 cavity (MRT by default)" d3q13.toml pvd
+expect "D3Q13 with BGK" 3 'model.collision = "bgk"' 'D3Q13 offers "mrt" only' -- "${D3Q13[@]}" --set model.collision=bgk
+expect "D3Q13 with an odd nx" 3 "domain.size = [9, 8, 8]" "even nx, got 9" -- \
+    "${RUN[@]}" --set model.lattice=D3Q13 --set 'domain.size=[9, 8, 8]'
+expect "D3Q13 with an odd periodic nz" 3 "domain.size = [8, 8, 9]" "periodic z axis" "got 9" -- \
+    "${RUN[@]}" --set model.lattice=D3Q13 --set 'domain.size=[8, 8, 9]' --set 'domain.periodic=[false, false, true]'
+expect "D3Q13 with LES" 3 "model.smagorinsky" "D3Q13" -- "${D3Q13[@]}" --set model.smagorinsky=0.1
+expect "D3Q13 with a regularized face" 3 'boundary.x_min.method = "regularized"' "D3Q13" -- \
+    "${D3Q13[@]}" --set boundary.x_min.type=velocity --set 'boundary.x_min.velocity=[0.01, 0, 0]' \
+    --set boundary.x_min.method=regularized
+expect "D3Q13 with an outflow face" 3 'boundary.x_max.type = "outflow"' "D3Q13" -- \
+    "${D3Q13[@]}" --set boundary.x_max.type=outflow
+expect "D3Q13 with s_q" 3 "model.mrt.s_q" "D3Q13 has no such moments" -- "${D3Q13[@]}" --set model.mrt.s_q=1.2
+
 # --- entropic, outflow, forcing --------------------------------------------------------
 expect "entropic on D3Q19" 3 'model.collision = "entropic"' "D2Q9 and D3Q27" "D3Q19" -- \
     "${RUN[@]}" --set model.lattice=D3Q19 --set 'domain.size=[8, 8, 8]' --set model.collision=entropic
