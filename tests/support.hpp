@@ -25,8 +25,11 @@ inline backend::EngineSetup periodic_box(lattice::Kind lat, int nx, int ny, int 
     }
     s.node_kind.assign(s.grid.cells(), boundary::Fluid);
     s.tau = tau;
+    // The case defaults of each lattice (sim::fill_model_defaults).
     s.mrt = lat == lattice::Kind::D2Q9    ? physics::MrtRateSet{1 / tau, 1.64, 1.54, 1.9, 1, 1}
             : lat == lattice::Kind::D3Q13 ? physics::MrtRateSet{1 / tau, 1, 1, 1, 1, 1}  // s_e = s_h = 1 (seed 000)
+            : lat == lattice::Kind::D3Q15 ? physics::MrtRateSet{1 / tau, 1.6, 1.2, 1.6, 1, 1.2}
+            : lat == lattice::Kind::D3Q27 ? physics::MrtRateSet{1 / tau, 1, 1, 1, 1, 1}
                                           : physics::MrtRateSet{1 / tau, 1.19, 1.4, 1.2, 1.4, 1.98};
     return s;
 }

@@ -1,5 +1,6 @@
 // Kinematic viscosity from a decaying shear wave on a periodic box, through
-// the CPU engine (streaming + collision), for BGK, TRT and MRT on D2Q9 and D3Q19.
+// the CPU engine (streaming + collision), for BGK, TRT and MRT on D2Q9 and D3Q19,
+// MRT on D3Q15 and D3Q27, regularized and entropic.
 //
 // u_x(y, t) = U sin(k y) exp(-nu k^2 t), k = 2 pi / N, solves the incompressible
 // Navier-Stokes equations exactly (u . grad u = 0, no pressure gradient); the
@@ -105,6 +106,8 @@ TEST(ShearWave, D2Q9Mrt) { check(lattice::Kind::D2Q9, CollisionKind::MRT); }
 TEST(ShearWave, D3Q19Bgk) { check(lattice::Kind::D3Q19, CollisionKind::BGK); }
 TEST(ShearWave, D3Q19Trt) { check(lattice::Kind::D3Q19, CollisionKind::TRT); }
 TEST(ShearWave, D3Q19Mrt) { check(lattice::Kind::D3Q19, CollisionKind::MRT); }
+TEST(ShearWave, D3Q15Mrt) { check(lattice::Kind::D3Q15, CollisionKind::MRT); }
+TEST(ShearWave, D3Q27Mrt) { check(lattice::Kind::D3Q27, CollisionKind::MRT); }
 
 }  // namespace
 }  // namespace barracuda

@@ -98,13 +98,8 @@ auto dispatch_on_lattice(const EngineSetup& s, Maker&& maker) {
                             throw CaseError(entropic_refusal(L::name, Eq::name));
                     case physics::CollisionKind::MRT: break;
                 }
-                if constexpr (physics::HasMrt<L>) {
-                    return maker.template operator()<L, Eq, physics::Mrt<L, Eq, T>, Store>();
-                } else {
-                    throw CaseError(std::string("model.collision = \"mrt\": offered for D2Q9, D3Q13 and D3Q19, not for ") +
-                                    L::name);
-                    return maker.template operator()<L, Eq, physics::Bgk<L, Eq, T>, Store>();  // unreachable; fixes the type
-                }
+                static_assert(physics::HasMrt<L>, "every lattice has an MRT basis (physics/mrt_basis.hpp)");
+                return maker.template operator()<L, Eq, physics::Mrt<L, Eq, T>, Store>();
             };
             if constexpr (std::is_same_v<L, lattice::D3Q13>) {
                 // Only MRT gives D3Q13 an isotropic viscosity (lattice/d3q13.hpp): no other collision is built for it.

@@ -54,11 +54,6 @@ void check_offered(const EngineSetup& s) {
             throw CaseError("model.smagorinsky: the entropic collision adjusts its relaxation itself (alpha); "
                             "it takes no LES closure");
     }
-    const bool mrt_lattice =
-        s.lattice == lattice::Kind::D2Q9 || s.lattice == lattice::Kind::D3Q13 || s.lattice == lattice::Kind::D3Q19;
-    if (s.collision == physics::CollisionKind::MRT && !mrt_lattice)
-        throw CaseError("model.collision = \"mrt\": offered for D2Q9, D3Q13 and D3Q19, not for " +
-                        std::string(lattice::name_of(s.lattice)));
     if (s.lattice == lattice::Kind::D3Q13) check_d3q13(s);
 }
 

@@ -120,7 +120,9 @@ void read_model(const Section& m, sim::ModelSpec& model) {
     const Section mrt = m.table("mrt");
     if (model.lattice == lat::Kind::D2Q9)
         for (const char* k : {"s_pi", "s_m"})
-            if (mrt.has(k)) mrt.fail(k, "D2Q9 has no such moments; s_pi and s_m are rates of D3Q19 (and s_m of D3Q13)");
+            if (mrt.has(k)) mrt.fail(k, "D2Q9 has no such moments; s_pi is a rate of D3Q19 and D3Q27, s_m of the 3D lattices");
+    if (model.lattice == lat::Kind::D3Q15 && mrt.has("s_pi"))
+        mrt.fail("s_pi", "D3Q15 has no such moments; s_pi is a rate of D3Q19 and D3Q27");
     if (model.lattice == lat::Kind::D3Q13)
         for (const char* k : {"s_eps", "s_q", "s_pi"})
             if (mrt.has(k))
