@@ -275,7 +275,7 @@ TEST(CaseFile, WrongTypeNamesKeyExpectedAndGot) {
 
 TEST(CaseFile, WordNotInTheAllowedSet) {
     expect_error(make_case("lattice = \"D2Q8\"\ntau = 0.8"),
-                 {"model.lattice = \"D2Q8\"", "\"D2Q9\", \"D3Q15\", \"D3Q19\", \"D3Q27\"", "did you mean \"D2Q9\"?"});
+                 {"model.lattice = \"D2Q8\"", "\"D2Q9\", \"D3Q13\", \"D3Q15\", \"D3Q19\", \"D3Q27\"", "did you mean \"D2Q9\"?"});
     expect_error(make_case() + "[run]\nbackend = \"gpu\"\n", {"run.backend = \"gpu\"", "\"cuda\""});
     expect_error(make_case() + "[output]\nfields = [\"density\", \"vorticity\"]\n",
                  {"output.fields", "\"vorticity\""});
@@ -368,10 +368,16 @@ TEST(CaseFile, BoundaryTables) {
 }
 
 TEST(CaseFile, MrtAvailability) {
-    expect_error(make_case("lattice = \"D3Q27\"\ntau = 0.6\ncollision = \"mrt\"", "size = [16, 16, 16]"),
-                 {"model.collision = \"mrt\": offered for D2Q9 and D3Q19, not for D3Q27"});
+    // MRT on every lattice; D3Q13 offers nothing else; each lattice takes only the rates it has.
+    expect_error(make_case("lattice = \"D3Q13\"\ntau = 0.6\ncollision = \"bgk\"", "size = [16, 16, 16]"),
+                 {"model.collision = \"bgk\": lattice D3Q13 offers \"mrt\" only"});
     expect_error(make_case("lattice = \"D2Q9\"\ntau = 0.6\ncollision = \"mrt\"\n[model.mrt]\ns_pi = 1.2"),
                  {"key 'model.mrt.s_pi'", "D3Q19"});
+    expect_error(make_case("lattice = \"D3Q15\"\ntau = 0.6\ncollision = \"mrt\"\n[model.mrt]\ns_pi = 1.2",
+                           "size = [16, 16, 16]"),
+                 {"key 'model.mrt.s_pi'", "D3Q15 has no such moments"});
+    expect_error(make_case("lattice = \"D3Q13\"\ntau = 0.6", "size = [15, 16, 16]"),
+                 {"domain.size = [15, 16, 16]", "even nx, got 15"});
     expect_error(make_case("lattice = \"D2Q9\"\ntau = 0.6\ncollision = \"mrt\"\n[model.mrt]\ns_q = 2.0"),
                  {"model.mrt.s_q = 2", "(0, 2)"});
 }
