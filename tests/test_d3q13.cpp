@@ -9,6 +9,7 @@
 //  - a force-driven channel between bounce-back walls (the Poiseuille parabola), a
 //    Couette flow (the moving-wall term rho0 c.U / 4 of eq. 9), and a Zou-He inlet /
 //    pressure outlet channel;
+//  - the pressure of eq. 8 (reported as the density 3 p);
 //  - output on the whole box (sim::expand_half).
 #include <gtest/gtest.h>
 
@@ -94,6 +95,25 @@ TEST(D3Q13Moments, BasisIsOrthogonalAndEquilibriumHasTheSeedMoments) {
                                  0};
         // Sums of 13 terms of size <= 6: a few ulps of 6 (8.9e-16 each) of rounding.
         for (int k = 0; k < 13; ++k) EXPECT_NEAR(m[k], want[k], 1e-14) << "moment " << k << " compressible " << compressible;
+    }
+}
+
+TEST(D3Q13Moments, PressureOfEquation8) {
+    // 3 p from seed 000 eq. 8 is rho at equilibrium (both equilibria), and moves with the
+    // energy moment's non-equilibrium part: adding d * Q_e (the e row) to f changes e by
+    // d |Q_e|^2 = 156 d and 3 p by -2/11 of that. Rounding only.
+    using B = physics::MrtBasis<L>;
+    const double drho = 0.02, u[3] = {0.03, -0.01, 0.02};
+    for (bool compressible : {false, true}) {
+        double f[13];
+        const double rho_u = compressible ? 1 + drho : 1.0;
+        for (int i = 0; i < 13; ++i)
+            f[i] = compressible ? physics::equilibrium_shifted<L, physics::Compressible>(i, drho, u)
+                                : physics::equilibrium_shifted<L, physics::Incompressible>(i, drho, u);
+        EXPECT_NEAR(physics::d3q13_pressure_density(f, u, rho_u), 1 + drho, 1e-15);
+        const double d = 1e-4;
+        for (int i = 0; i < 13; ++i) f[i] += d * B::row(1, L::c(i, 0), L::c(i, 1), L::c(i, 2));
+        EXPECT_NEAR(physics::d3q13_pressure_density(f, u, rho_u), 1 + drho - 2.0 / 11 * 156 * d, 1e-14);
     }
 }
 

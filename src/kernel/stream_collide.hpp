@@ -23,6 +23,7 @@
 // collision sees.
 #pragma once
 #include <cstdint>
+#include <type_traits>
 
 #include "boundary/bounce_back.hpp"
 #include "boundary/face_table.hpp"
@@ -179,6 +180,9 @@ struct Gather {
             const auto state = physics::cell_state<L, Eq>(f, force);
             rho = T(1) + state.drho;
             u[0] = state.u[0], u[1] = state.u[1], u[2] = state.u[2];
+            // D3Q13 reports its pressure (seed 000 eq. 8) as the density 3 p.
+            if constexpr (std::is_same_v<L, lattice::D3Q13>)
+                rho = physics::d3q13_pressure_density(f, state.u, Eq::velocity_weight(T(1) + state.drho));
         }
     }
 

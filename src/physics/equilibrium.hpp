@@ -49,6 +49,21 @@ BARRACUDA_HD T d3q13_equilibrium_shifted(int i, T drho, const T (&u)[3], T rho_u
     return T(L::w(i)) * drho + T(0.125) * rho_u * (cu + cu * cu - ut2);
 }
 
+/// D3Q13's hydrodynamic pressure as a density, 3 p, from seed 000 eq. 8:
+///   p = 13/33 rho_u u^2 - 2/33 e,   e = sum_i (13/2 c_i^2 - 12) f_i,
+/// which is rho / 3 at equilibrium and carries the energy moment's non-equilibrium
+/// part otherwise. Shifted populations: sum_i w_i (13/2 c_i^2 - 12) = -11/2.
+template <class T>
+BARRACUDA_HD T d3q13_pressure_density(const T (&f)[13], const T (&u)[3], T rho_u) {
+    using L = lattice::D3Q13;
+    T moving = T(0);
+    BARRACUDA_UNROLL
+    for (int i = 1; i < L::Q; ++i) moving += f[i];
+    const T e = moving - T(12) * f[0] - T(5.5);  // 13/2 * 2 - 12 = 1 for every moving c_i
+    const T uu = u[0] * u[0] + u[1] * u[1] + u[2] * u[2];
+    return (T(13) * rho_u * uu - T(2) * e) / T(11);
+}
+
 /// f_i^eq - w_i for density rho = 1 + drho and velocity u.
 template <class L, class Eq, class T>
 BARRACUDA_HD T equilibrium_shifted(int i, T drho, const T (&u)[3]) {
