@@ -50,6 +50,9 @@ void place_equilibrium(const EngineSetup& s, const std::vector<std::uint8_t>& no
     const bool with_strain = !strain.empty();
     if (with_strain && strain.size() != std::size_t(6 * cells))
         throw std::invalid_argument("initialize: the strain rate needs 6 values per cell");
+    // The Hermite projection of the strain's stress needs sum w c_x^2 c_y^2 = cs2^2, which D3Q13 lacks.
+    if (with_strain && lattice::half_v<L>)
+        throw std::invalid_argument("initialize: no strain-rate initialisation on D3Q13 (equilibrium only)");
 #pragma omp parallel for schedule(static)
     for (std::int64_t c = 0; c < cells; ++c) {
         const T vel[3] = {T(u[3 * c]), T(u[3 * c + 1]), T(u[3 * c + 2])};

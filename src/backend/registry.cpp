@@ -55,6 +55,9 @@ void check_offered(const EngineSetup& s) {
                             "it takes no LES closure");
     }
     if (s.lattice == lattice::Kind::D3Q13) check_d3q13(s);
+    else if (s.grid.half)
+        throw CaseError(std::string("lattice ") + std::string(lattice::name_of(s.lattice)) +
+                        " stores every node; storage::Grid::half is for D3Q13 only");
 }
 
 std::unique_ptr<Engine> make_cpu_engine(const EngineSetup& s) {

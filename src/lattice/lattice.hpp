@@ -2,9 +2,9 @@
 //
 // A lattice is a type with: D (spatial dimensions), Q (velocities), cs2 (sound
 // speed squared), name, and constexpr host/device functions c(i, axis) (axis 0..2,
-// zero for unused axes), w(i) and opposite(i). Nothing else in the code assumes
-// more, so D3Q13 (one sub-lattice) and D3Q7 (scalar transport, cs2 = 1/4) fit
-// without touching other layers.
+// zero for unused axes), w(i) and opposite(i). D3Q13 adds `half` (one sub-lattice
+// stored: storage::Grid::half) and `cell_volume`, read through half_v and
+// cell_volume() below, which the other lattices answer with false and 1.
 #pragma once
 #include <concepts>
 #include <cstdint>

@@ -401,6 +401,7 @@ MemoryEstimate estimate_memory(const CaseSpec& spec) {
     m.population_bytes = storage::copies_of(spec.model.streaming) * q * storage::bytes_of(spec.model.precision) * stored;
     m.node_kind_bytes = stored;
     m.output_bytes = 4 * 8 * cells;  // density + three velocity components, double, over the whole box
+    if (spec.stores_half()) m.output_bytes += 4 * 8 * stored + cells;  // the stored nodes' fields, the box's kinds
     return m;
 }
 

@@ -54,4 +54,16 @@ else
     ((ok)) && echo "ok   --list names every case" || show_run
 fi
 
+# --- a case that cannot run yet, by name --------------------------------------------------------
+validate --full --backend cpu --out "$T/out3" sphere-pipe-table3-unsteady
+if [[ $rc != 7 ]]; then
+    fail "validate sphere-pipe-table3-unsteady: exit code $rc, expected 7 (not runnable yet)"
+    show_run
+elif ! grep -q "not run" "$T/stdout" || ! grep -q "inflow treatment stable there is needed first" "$T/out3/report.md"; then
+    fail "validate sphere-pipe-table3-unsteady: 'not run' and the reason not reported"
+    show_run
+else
+    echo "ok   a case that cannot run yet: exit 7, reported as not run with the reason"
+fi
+
 cli_finish validate

@@ -215,7 +215,9 @@ Outcome run_table3(const Context& ctx, const PipeModel& model, const std::vector
     return out;
 }
 
-/// Re = 300 and 400, whose wake the seed found unsteady (Table 3, footnotes 1-3): from
+/// Re = 300 and 400, whose wake the seed found unsteady (Table 3, footnotes 1-3). Not run by
+/// `validate` yet (the cases' `unavailable`): on the H100 the flow diverged at the inflow rim.
+/// From
 /// the uniform start, the seed's number of steps (300,000 and 400,000) with c_d,w sampled
 /// every 500 steps, averaged over the second half of the run. The seed averaged over
 /// "t = 280 ... 2000 T_ref" and "200 ... 3000 T_ref" without defining T_ref; the second
@@ -339,7 +341,9 @@ const bool registered =
         .short_setup = "",
         .full_setup = "D3Q19 TRT 128^2 x 512 (8.4M nodes), 300,000 and 400,000 steps",
         .full_only = true,
-        .unavailable = "",
+        .unavailable = "the runs diverge at the rim of the inflow face where it meets the sliding pipe wall (tau = 0.512, "
+                       "0.509; H100: D3Q13 MRT at step 5,000-45,000, D3Q19 TRT at 7,000; docs/validation.md); an inflow "
+                       "treatment stable there is needed first",
         .run = [](const Context& ctx) { return run_table3_unsteady(ctx, d3q19_trt); },
     }) &&
     add_case({
@@ -352,7 +356,9 @@ const bool registered =
         .short_setup = "",
         .full_setup = "D3Q13 MRT 128^2 x 512 (4.2M stored nodes), 300,000 and 400,000 steps",
         .full_only = true,
-        .unavailable = "",
+        .unavailable = "the runs diverge at the rim of the inflow face where it meets the sliding pipe wall (tau = 0.512, "
+                       "0.509; H100: D3Q13 MRT at step 5,000-45,000, D3Q19 TRT at 7,000; docs/validation.md); an inflow "
+                       "treatment stable there is needed first",
         .run = [](const Context& ctx) { return run_table3_unsteady(ctx, d3q13_mrt); },
     });
 
