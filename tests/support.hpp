@@ -58,6 +58,7 @@ inline backend::EngineSetup every_boundary_channel(lattice::Kind lat, physics::C
     s.faces.type[boundary::XMin] = FaceType::Velocity;
     s.faces.type[boundary::XMax] = FaceType::Pressure;
     s.faces.method[boundary::XMin] = s.faces.method[boundary::XMax] = method;
+    if (method == boundary::Method::BounceBack) s.faces.method[boundary::XMax] = boundary::Method::ZouHe;  // velocity faces only
     s.faces.profile[boundary::XMin] = boundary::Profile::Parabolic;
     s.faces.velocity[boundary::XMin][0] = 0.05;
     s.faces.density[boundary::XMax] = 0.995;

@@ -133,6 +133,8 @@ std::vector<PatternCase> pattern_cases() {
     out.push_back({lattice::Kind::D3Q19, physics::CollisionKind::TRT, P::FP32, boundary::Method::Equilibrium});
     out.push_back({lattice::Kind::D3Q19, physics::CollisionKind::MRT, P::FP64, boundary::Method::ZouHe});
     out.push_back({lattice::Kind::D2Q9, physics::CollisionKind::MRT, P::FP16, boundary::Method::Equilibrium});
+    // Bounce-back inflow: its links keep their population in place like a wall's.
+    out.push_back({lattice::Kind::D3Q19, physics::CollisionKind::TRT, P::FP32, boundary::Method::BounceBack});
     return out;
 }
 
@@ -141,7 +143,9 @@ INSTANTIATE_TEST_SUITE_P(Storage, PatternEquivalence, ::testing::ValuesIn(patter
                              const auto& c = info.param;
                              return std::string(lattice::name_of(c.lattice)) + "_" +
                                     physics::name_of(c.collision) + "_" + storage::name_of(c.precision) + "_" +
-                                    (c.method == boundary::Method::ZouHe ? "zouhe" : "equilibrium");
+                                    (c.method == boundary::Method::ZouHe         ? "zouhe"
+                                     : c.method == boundary::Method::BounceBack ? "bounceback"
+                                                                                : "equilibrium");
                          });
 
 TEST(Storage, MemoryPerCellFollowsPatternAndPrecision) {

@@ -34,7 +34,7 @@ void check_d3q13(const EngineSetup& s) {
                                   "on the other sub-lattice)");
         if (s.faces.is_open(f) && s.faces.method[f] == boundary::Method::Regularized)
             throw CaseError(key + ".method = \"regularized\": not offered on lattice D3Q13 (its Hermite projection "
-                                  "needs the fourth moments D3Q13 lacks); use \"zou-he\" or \"equilibrium\"");
+                                  "needs the fourth moments D3Q13 lacks); use \"zou_he\", \"equilibrium\" or \"bounce_back\"");
     }
     if (!s.halo.messages.empty())
         throw CaseError("lattice D3Q13 runs on one rank for now (its halo would carry one sub-lattice)");
@@ -42,11 +42,14 @@ void check_d3q13(const EngineSetup& s) {
 }  // namespace
 
 void check_offered(const EngineSetup& s) {
-    for (int f = 0; f < 6; ++f)
+    for (int f = 0; f < 6; ++f) {
+        const std::string key = "boundary." + std::string(boundary::face_name(f));
         if (s.faces.type[f] == boundary::FaceType::Outflow && s.pattern == storage::Pattern::InPlace)
-            throw CaseError("boundary." + std::string(boundary::face_name(f)) +
-                            ".type = \"outflow\": needs model.streaming = \"two-copy\" (the face reads what the node "
-                            "inside receives, which in-place streaming overwrites while the step runs)");
+            throw CaseError(key + ".type = \"outflow\": needs model.streaming = \"two-copy\" (the face reads what the "
+                                  "node inside receives, which in-place streaming overwrites while the step runs)");
+        if (s.faces.type[f] == boundary::FaceType::Pressure && s.faces.method[f] == boundary::Method::BounceBack)
+            throw CaseError(key + ".method = \"bounce_back\": offered on velocity faces only");
+    }
     if (s.collision == physics::CollisionKind::Entropic) {
         const std::string why = entropic_refusal(lattice::name_of(s.lattice), physics::name_of(s.equilibrium));
         if (!why.empty()) throw CaseError(why);

@@ -24,6 +24,10 @@ enum class Method : unsigned char {
     Equilibrium,  // face node set to the equilibrium of the prescribed state
     Regularized,  // Latt, Chopard, Malaspinas, Deville & Michler 2008: every population rebuilt
                   // from the face state and the stress of the non-equilibrium bounce-back
+    BounceBack,   // velocity faces only: half-way bounce-back with the momentum of a wall moving at
+                  // the prescribed velocity (Toelke & Krafczyk 2008, eq. 9; Ladd 1994), the face half
+                  // a spacing outside the face nodes, which collide like any fluid node. Link-wise like
+                  // the walls and obstacles, so it stays consistent where the face meets a moving wall.
 };
 
 enum class Profile : unsigned char {

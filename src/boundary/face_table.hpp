@@ -40,6 +40,10 @@ struct FaceTable {
         return pos[in_face_axis(f, 0)] + (long long)n[in_face_axis(f, 0)] * pos[in_face_axis(f, 1)];
     }
     BARRACUDA_HD bool is_open(int f) const { return type[f] == FaceType::Velocity || type[f] == FaceType::Pressure; }
+    /// A velocity face whose links bounce back with its velocity (Method::BounceBack).
+    BARRACUDA_HD bool is_bounce_back(int f) const {
+        return type[f] == FaceType::Velocity && method[f] == Method::BounceBack;
+    }
     BARRACUDA_HD bool is_wall(int f) const {
         return type[f] == FaceType::Wall || type[f] == FaceType::MovingWall || type[f] == FaceType::FreeSlip;
     }

@@ -181,9 +181,10 @@ void read_face(const Section& f, const std::array<int, 3>& size, boundary::FaceS
     const std::string t = "a \"" + std::string(boundary::type_name(spec.type)) + "\" face";
 
     if (f.has("method") && !open) f.fail("method", t + " takes no method (only velocity and pressure faces do)");
-    spec.method = read_choice(f, "method", std::array<std::string_view, 3>{"zou_he", "equilibrium", "regularized"},
+    spec.method = read_choice(f, "method",
+                              std::array<std::string_view, 4>{"zou_he", "equilibrium", "regularized", "bounce_back"},
                               std::array{boundary::Method::ZouHe, boundary::Method::Equilibrium,
-                                         boundary::Method::Regularized})
+                                         boundary::Method::Regularized, boundary::Method::BounceBack})
                       .value_or(boundary::Method::ZouHe);
 
     if (f.has("profile") && spec.type != FaceType::Velocity)

@@ -39,7 +39,8 @@ enum class LinkKind : std::uint8_t { Streamed, SolidNode, Wall, Open };
 
 struct LinkSource {
     LinkKind kind;
-    int wall;              // for Wall: the face crossed (FaceTable::wall_rank decides at edges)
+    int wall;              // for Wall: the face crossed (FaceTable::wall_rank decides at edges);
+                           // for Open: the open face crossed (a bounce-back face first, at edges)
     storage::index_t from;  // for Streamed: the source node
 };
 
@@ -47,8 +48,7 @@ template <class L>
 BARRACUDA_HD LinkSource link_source(const storage::Grid& grid, const boundary::FaceTable& faces,
                                     const std::uint8_t* node_class, const int (&pos)[3], int i) {
     int s[3];
-    int wall = -1;
-    bool open = false;
+    int wall = -1, open = -1;
     BARRACUDA_UNROLL
     for (int a = 0; a < 3; ++a) {
         s[a] = pos[a] - L::c(i, a);
@@ -59,14 +59,17 @@ BARRACUDA_HD LinkSource link_source(const storage::Grid& grid, const boundary::F
                 const int face = 2 * a + (s[a] < 0 ? 0 : 1);
                 if (faces.is_wall(face)) {
                     if (wall < 0 || faces.wall_rank(face) > faces.wall_rank(wall)) wall = face;
-                } else {
-                    open = true;
+                } else if (open < 0 || faces.is_bounce_back(face)) {
+                    open = face;
                 }
             }
         }
     }
+    // A link through a bounce-back velocity face and a wall (an edge) takes the face's velocity:
+    // then the face passes exactly the flux its values give (sum of u.n over its nodes).
+    if (open >= 0 && faces.is_bounce_back(open)) return {LinkKind::Open, open, 0};
     if (wall >= 0) return {LinkKind::Wall, wall, 0};
-    if (open) return {LinkKind::Open, -1, 0};
+    if (open >= 0) return {LinkKind::Open, open, 0};
     const storage::index_t from = grid.template index_as<lattice::half_v<L>>(s[0], s[1], s[2]);
     if (path_of(node_class[from]) == Solid) return {LinkKind::SolidNode, -1, from};
     return {LinkKind::Streamed, -1, from};

@@ -10,7 +10,9 @@
 //    - through a free-slip face: specular reflection, f*_m(x) with c_m the mirror
 //      image of c_i (the image node's population, x - c_i's tangential shift
 //      neglected: exact for flows uniform along the wall, a symmetry plane);
-//    - through a velocity/pressure face: unknown, bounce-back provisionally;
+//    - through a velocity face with the bounce-back method: bounce-back with the
+//      momentum of the prescribed velocity (boundary/bounce_back.hpp);
+//    - through another velocity/pressure face: unknown, bounce-back provisionally;
 //    - through an outflow face: what the next node inside receives along c_i
 //      this step (zero normal gradient; two-copy streaming, where that value is
 //      read-only while the step runs).
@@ -120,7 +122,12 @@ struct Gather {
                     if (const int m = moving_obstacle_of(node_class[link.from]))
                         f[i] += boundary::moving_wall_term<L, T>(i, faces.obstacle_velocity[m - 1]);
                 }
-                if (link.kind == LinkKind::Open) unknown |= 1u << i;
+                if (link.kind == LinkKind::Open) {
+                    if (faces.is_bounce_back(link.wall))
+                        f[i] += boundary::moving_wall_term<L, T>(i, prescribed(link.wall, pos).u);
+                    else
+                        unknown |= 1u << i;
+                }
             }
         }
         if (unknown) {
@@ -255,13 +262,14 @@ struct Gather {
         return -1;
     }
 
-    /// The first velocity/pressure face (x_min, x_max, y_min, ...) the node lies on, or -1.
+    /// The first velocity/pressure face (x_min, x_max, y_min, ...) the node lies on whose
+    /// unknowns the node itself completes (not a bounce-back face), or -1.
     BARRACUDA_HD int open_face_of(const int (&pos)[3]) const {
         BARRACUDA_UNROLL
         for (int face = 0; face < 6; ++face) {
             const int a = boundary::FaceTable::axis(face);
             const int at = (face & 1) ? grid.n[a] - 1 : 0;
-            if (pos[a] == at && faces.is_open(face)) return face;
+            if (pos[a] == at && faces.is_open(face) && !faces.is_bounce_back(face)) return face;
         }
         return -1;
     }

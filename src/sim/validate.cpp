@@ -141,6 +141,9 @@ void check_faces(const CaseSpec& spec) {
         if (face.type == FaceType::MovingWall && face.velocity[std::size_t(a)] != 0)
             fail(key + ".velocity = " + vec(face.velocity, shown_dims(spec, face.velocity)) +
                  ": a moving wall slides in its own plane; the " + axis_name(a) + " component must be 0");
+        if (face.type == FaceType::Pressure && face.method == boundary::Method::BounceBack)
+            fail(key + ".method = \"bounce_back\": offered on velocity faces (a wall moving at the face velocity); "
+                       "a pressure face takes \"zou_he\", \"equilibrium\" or \"regularized\"");
         if (face.type == FaceType::Pressure && !(face.density > 0))
             fail(key + ".density = " + num(face.density) + ": must be > 0");
         for (int k = 0; k < 3; ++k) {
@@ -162,7 +165,7 @@ void check_faces(const CaseSpec& spec) {
         if (spec.stores_half() && (face.type == FaceType::Velocity || face.type == FaceType::Pressure) &&
             face.method == boundary::Method::Regularized)
             fail(key + ".method = \"regularized\": not offered on lattice D3Q13 (its Hermite projection needs fourth "
-                       "moments D3Q13 lacks); use \"zou-he\" or \"equilibrium\"");
+                       "moments D3Q13 lacks); use \"zou_he\", \"equilibrium\" or \"bounce_back\"");
         if (face.profile == boundary::Profile::Parabolic && face.has_expression())
             fail(key + ".profile = \"parabolic\": the profile scales constant velocities; write it into the "
                  "expression instead (e.g. 4 * (y + 0.5) * (ny - y - 0.5) / ny^2)");

@@ -361,6 +361,11 @@ expect "D3Q13 with a regularized face" 3 'boundary.x_min.method = "regularized"'
     --set boundary.x_min.method=regularized
 expect "D3Q13 with an outflow face" 3 'boundary.x_max.type = "outflow"' "D3Q13" -- \
     "${D3Q13[@]}" --set boundary.x_max.type=outflow
+expect "a pressure face with bounce-back" 3 'boundary.x_max.method = "bounce_back"' "offered on velocity faces" -- \
+    "${RUN[@]}" --set boundary.x_max.type=pressure --set boundary.x_max.method=bounce_back
+expect "an unknown face method" 3 "boundary.x_min.method" '"bounce_back"' -- \
+    "${RUN[@]}" --set boundary.x_min.type=velocity --set 'boundary.x_min.velocity=[0.01, 0, 0]' \
+    --set boundary.x_min.method=bounceback
 expect "D3Q13 with s_q" 3 "model.mrt.s_q" "D3Q13 has no such moments" -- "${D3Q13[@]}" --set model.mrt.s_q=1.2
 
 # --- entropic, outflow, forcing --------------------------------------------------------

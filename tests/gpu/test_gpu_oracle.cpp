@@ -47,7 +47,10 @@ struct Combo {
 std::string name_of(const Combo& c) {
     return std::string(lattice::name_of(c.lattice)) + " " + physics::name_of(c.collision) + " " +
            physics::name_of(c.equilibrium) + " " + storage::name_of(c.precision) + " " +
-           (c.method == boundary::Method::ZouHe ? "zou_he" : c.method == boundary::Method::Equilibrium ? "equilibrium" : "regularized") + " " + storage::name_of(c.pattern);
+           (c.method == boundary::Method::ZouHe         ? "zou_he"
+            : c.method == boundary::Method::Equilibrium ? "equilibrium"
+            : c.method == boundary::Method::BounceBack  ? "bounce_back"
+                                                        : "regularized") + " " + storage::name_of(c.pattern);
 }
 
 backend::EngineSetup setup_for(const Combo& c) {
@@ -104,7 +107,8 @@ TEST(GpuOracle, EveryCombinationMatchesCpu) {
             // differed from the CPU by up to 1e-3 (FP64) here, so its GPU path is not built.
             for (auto eq : {physics::EquilibriumKind::Compressible, physics::EquilibriumKind::Incompressible})
                 for (auto prec : {storage::Precision::FP64, storage::Precision::FP32, storage::Precision::FP16})
-                    for (auto method : {boundary::Method::ZouHe, boundary::Method::Equilibrium, boundary::Method::Regularized})
+                    for (auto method : {boundary::Method::ZouHe, boundary::Method::Equilibrium, boundary::Method::Regularized,
+                                        boundary::Method::BounceBack})
                         for (auto pattern : {storage::Pattern::TwoCopy, storage::Pattern::InPlace}) {
                             if (d3q13 && method == boundary::Method::Regularized) continue;
                             const Combo c{lat, col, eq, prec, method, pattern};
