@@ -21,9 +21,9 @@
 // d, centred in the n x n cross-section) whose wall moves at u0 along z
 // (moving-wall term on its links, kernel/links.hpp), the sphere centred at
 // z = L/2, half-way bounce-back on both (staircase surfaces). Inflow z_min:
-// uniform u0 by the seed's velocity bounce-back (eq. 9, boundary/bounce_back.hpp);
-// outflow z_max: the same with u0 as the seed prescribes (inflow and outflow then
-// carry the same mass exactly).
+// uniform u0 (equilibrium); outflow z_max: for D3Q13, u0 as the seed prescribes;
+// for D3Q19, pressure rho = 1 by Zou-He (a fixed pressure lets the wake leave
+// undisturbed).
 // Steady state: the relative change of c_d,w over `check` steps below 1e-5 (the
 // seed: until its fourth digit stopped changing).
 #include <algorithm>
@@ -53,15 +53,19 @@ double reference_cdw(double re) {
 }
 
 /// A lattice and collision the cases run: the seed's D3Q13 MRT, or D3Q19 TRT.
+/// velocity_outlet: u0 prescribed on the outflow face too, as the seed does (§6:
+/// "velocity boundary conditions on the inflow, outflow and on the boundary of the
+/// pipe"), instead of the pressure outlet.
 struct PipeModel {
     lattice::Kind lattice;
     sim::Collision collision;
+    bool velocity_outlet = false;
     std::string label() const {
         return std::string(lattice::name_of(lattice)) + " " + (collision == sim::Collision::MRT ? "MRT" : "TRT");
     }
 };
-constexpr PipeModel d3q19_trt{lattice::Kind::D3Q19, sim::Collision::TRT};
-constexpr PipeModel d3q13_mrt{lattice::Kind::D3Q13, sim::Collision::MRT};
+constexpr PipeModel d3q19_trt{lattice::Kind::D3Q19, sim::Collision::TRT, false};
+constexpr PipeModel d3q13_mrt{lattice::Kind::D3Q13, sim::Collision::MRT, true};
 
 struct PipeRun {
     int n, length;  // cross-section n x n, length along z
@@ -88,16 +92,16 @@ sim::CaseSpec pipe_case(const Context& ctx, const PipeRun& r) {
     for (int f = 0; f < 4; ++f) s.faces[f].type = boundary::FaceType::Wall;  // outside the pipe: solid
     s.faces[boundary::ZMin].type = boundary::FaceType::Velocity;
     s.faces[boundary::ZMin].velocity = {0, 0, r.u0};
-    // The inflow as the seed's velocity bounce-back (eq. 9), link-wise like the pipe wall
-    // that moves with the same u0: at tau ~ 0.51 (Re 300, 400) an equilibrium inflow, whose
-    // face nodes do not collide, diverged where it met the sliding wall (at the rim node
-    // (57, 3, 0)); a Zou-He inflow diverged within 200 steps already at tau = 0.6.
-    s.faces[boundary::ZMin].method = boundary::Method::BounceBack;
-    // The outflow the same, as the seed (Sec. 6: "velocity boundary conditions on the inflow,
-    // outflow and on the boundary of the pipe"). Bounce-back conserves the staggered momentum
-    // sum_x (-1)^(x+t) j_x, and a pressure outlet opposite a bounce-back inflow drives that
-    // mode: in a Poiseuille channel a steady (-1)^z ripple of 2% of umax (5% at the outlet).
-    s.faces[boundary::ZMax] = s.faces[boundary::ZMin];
+    // The inflow is plug flow (the wall moves at u0 too), whose equilibrium is exact.
+    // (Zou-He there, with MRT's weakly damped s_m = 1.98 ghost moments, diverged
+    // within 200 steps, as in cases/sphere3d.toml.)
+    s.faces[boundary::ZMin].method = boundary::Method::Equilibrium;
+    if (r.model.velocity_outlet) {
+        s.faces[boundary::ZMax] = s.faces[boundary::ZMin];
+    } else {
+        s.faces[boundary::ZMax].type = boundary::FaceType::Pressure;
+        s.faces[boundary::ZMax].density = 1.0;
+    }
     s.initial_velocity = {0, 0, r.u0};
     const double c = 0.5 * (r.n - 1);  // the cross-section's centre (node coordinates)
     sim::Obstacle pipe;
@@ -352,7 +356,9 @@ const bool registered =
         .short_setup = "",
         .full_setup = "D3Q13 MRT 128^2 x 512 (4.2M stored nodes), 300,000 and 400,000 steps",
         .full_only = true,
-        .unavailable = "",
+        .unavailable = "the runs diverge at the rim of the inflow face where it meets the sliding pipe wall (tau = 0.512, "
+                       "0.509; H100: D3Q13 MRT at step 5,000-45,000, D3Q19 TRT at 7,000; docs/validation.md); an inflow "
+                       "treatment stable there is needed first",
         .run = [](const Context& ctx) { return run_table3_unsteady(ctx, d3q13_mrt); },
     });
 
