@@ -217,8 +217,7 @@ Outcome run_table3(const Context& ctx, const PipeModel& model, const std::vector
 
 /// Re = 300 and 400, whose wake the seed found unsteady (Table 3, footnotes 1-3). Not run by
 /// `validate` yet (the cases' `unavailable`): on the H100 the flow diverged at the inflow rim.
-/// From
-/// the uniform start, the seed's number of steps (300,000 and 400,000) with c_d,w sampled
+/// From the uniform start, the seed's number of steps (300,000 and 400,000) with c_d,w sampled
 /// every 500 steps, averaged over the second half of the run. The seed averaged over
 /// "t = 280 ... 2000 T_ref" and "200 ... 3000 T_ref" without defining T_ref; the second
 /// half of its own step count is our reading of "after the oscillatory state is reached".
