@@ -46,6 +46,12 @@ struct FaceSpec {
     // pressure faces: a non-empty text replaces that velocity component / the density.
     std::array<std::string, 3> velocity_expression{};
     std::string density_expression;
+    // An absorbing layer in front of the face (boundary/sponge.hpp): width 0, none. The
+    // target state is the layer's density and velocity.
+    int sponge_width = 0;
+    double sponge_strength = 0;
+    double sponge_density = 1.0;
+    std::array<double, 3> sponge_velocity{0, 0, 0};
     bool has_expression() const {
         return !density_expression.empty() || !velocity_expression[0].empty() || !velocity_expression[1].empty() ||
                !velocity_expression[2].empty();

@@ -2,6 +2,7 @@
 // by value (host and device).
 #pragma once
 #include "boundary/face.hpp"
+#include "boundary/sponge.hpp"
 #include "common/hd.hpp"
 
 namespace barracuda::boundary {
@@ -28,6 +29,11 @@ struct FaceTable {
     // the constants above (and the profile).
     const double* values[6] = {nullptr, nullptr, nullptr, nullptr, nullptr, nullptr};
 
+    // Absorbing layers in front of faces (boundary/sponge.hpp), counted in the whole box so
+    // that a layer runs on across the ranks' subdomains; has_sponge: any width > 0.
+    SpongeLayer sponge[6] = {};
+    bool has_sponge = false;
+
     /// Inward unit normal of face f along its axis: +1 on a min face, -1 on a max face.
     BARRACUDA_HD static constexpr int inward(int f) { return (f & 1) ? -1 : 1; }
     BARRACUDA_HD static constexpr int axis(int f) { return f >> 1; }
@@ -38,6 +44,13 @@ struct FaceTable {
     /// Index of the node at pos among the nodes of face f of a box of n cells.
     BARRACUDA_HD static constexpr long long face_node(int f, const int (&pos)[3], const int (&n)[3]) {
         return pos[in_face_axis(f, 0)] + (long long)n[in_face_axis(f, 0)] * pos[in_face_axis(f, 1)];
+    }
+    /// Depth of the node at pos of the local box of n cells below face f of the whole box
+    /// (0: the face's node layer).
+    BARRACUDA_HD int whole_depth(int f, const int (&pos)[3], const int (&n)[3]) const {
+        const int a = axis(f);
+        const int x = pos[a] + origin[a], whole_n = extent[a] ? extent[a] : n[a];
+        return (f & 1) ? whole_n - 1 - x : x;
     }
     BARRACUDA_HD bool is_open(int f) const { return type[f] == FaceType::Velocity || type[f] == FaceType::Pressure; }
     /// A velocity face whose links bounce back with its velocity (Method::BounceBack).

@@ -42,7 +42,8 @@ std::vector<std::string> known_keys() {
         "output.slice_axis", "output.slice_position",
     };
     for (std::string_view face : face_names)
-        for (const char* k : {"type", "method", "profile", "velocity", "density"})
+        for (const char* k : {"type", "method", "profile", "velocity", "density", "sponge.width", "sponge.strength",
+                              "sponge.density", "sponge.velocity"})
             keys.push_back("boundary." + std::string(face) + "." + k);
     for (const char* k : {"shape", "name", "min", "max", "center", "radius", "axis", "velocity"})
         keys.push_back(std::string("obstacle[].") + k);
@@ -168,7 +169,50 @@ void read_domain(const Section& d, sim::CaseSpec& spec) {
     }
 }
 
-void read_face(const Section& f, const std::array<int, 3>& size, boundary::FaceSpec& spec) {
+// [boundary.<face>.sponge]: an absorbing layer in front of an open or outflow face
+// (boundary/sponge.hpp). The target state defaults to the face's own constants where
+// it has them: a velocity face's velocity, a pressure face's density.
+void read_sponge(const Section& f, int n, boundary::FaceSpec& spec) {
+    if (!f.has("sponge")) return;
+    const Section sp = f.table("sponge");
+    const std::string t = "a \"" + std::string(boundary::type_name(spec.type)) + "\" face";
+    if (spec.type != FaceType::Velocity && spec.type != FaceType::Pressure && spec.type != FaceType::Outflow)
+        f.fail("sponge", t + " takes no sponge (absorbing layers lie in front of velocity, pressure and outflow faces)");
+    const auto width = sp.integer("width");
+    if (!width) sp.fail_missing("width", "give the layer's depth in nodes, 1 to " + std::to_string(n / 2));
+    if (*width < 1 || *width > n / 2)
+        sp.fail_value("width", "must be between 1 and " + std::to_string(n / 2) +
+                                   " (at most half the domain along the face's axis)");
+    spec.sponge_width = int(*width);
+    const auto strength = sp.number("strength");
+    if (!strength) sp.fail_missing("strength", "give sigma_max, the relaxation rate at the face, in (0, 1]");
+    if (!(*strength > 0 && *strength <= 1))
+        sp.fail_value("strength", "must be in (0, 1] (the fraction of the departure from the target removed per step)");
+    spec.sponge_strength = *strength;
+
+    const bool constant_velocity = spec.type == FaceType::Velocity && spec.profile == boundary::Profile::Uniform &&
+                                   spec.velocity_expression[0].empty() && spec.velocity_expression[1].empty() &&
+                                   spec.velocity_expression[2].empty();
+    if (const auto u = read_vector(sp, "velocity")) {
+        spec.sponge_velocity = *u;
+    } else if (constant_velocity) {
+        spec.sponge_velocity = spec.velocity;
+    } else {
+        sp.fail_missing("velocity", "the target velocity: " + t +
+                                        (spec.type == FaceType::Velocity ? " with a profile or expressions" : "") +
+                                        " has no single velocity to take it from");
+    }
+    if (const auto rho = sp.number("density")) {
+        if (!(*rho > 0)) sp.fail_value("density", "must be > 0");
+        spec.sponge_density = *rho;
+    } else if (spec.type == FaceType::Pressure && spec.density_expression.empty()) {
+        spec.sponge_density = spec.density;
+    } else if (spec.type == FaceType::Pressure) {
+        sp.fail_missing("density", "the target density: the face's density is an expression");
+    }
+}
+
+void read_face(const Section& f, const std::array<int, 3>& size, int axis, boundary::FaceSpec& spec) {
     const auto type = read_choice(
         f, "type", std::array<std::string_view, 6>{"wall", "moving_wall", "velocity", "pressure", "free_slip", "outflow"},
         std::array{FaceType::Wall, FaceType::MovingWall, FaceType::Velocity, FaceType::Pressure, FaceType::FreeSlip,
@@ -222,6 +266,7 @@ void read_face(const Section& f, const std::array<int, 3>& size, boundary::FaceS
         if (const auto* text = std::get_if<std::string>(&*d)) spec.density_expression = parsed("density", *text);
         else spec.density = std::get<double>(*d);
     }
+    read_sponge(f, size[std::size_t(axis)], spec);
 }
 
 void read_boundaries(const Section& b, sim::CaseSpec& spec) {
@@ -241,7 +286,7 @@ void read_boundaries(const Section& b, sim::CaseSpec& spec) {
         }
         const Section f = b.table(name);
         spec.faces[std::size_t(face)] = {};  // no table: a resting wall
-        if (f.present()) read_face(f, spec.size, spec.faces[std::size_t(face)]);
+        if (f.present()) read_face(f, spec.size, axis, spec.faces[std::size_t(face)]);
     }
 }
 

@@ -17,7 +17,8 @@
 //      this step (zero normal gradient; two-copy streaming, where that value is
 //      read-only while the step runs).
 // 2. Face nodes of velocity/pressure faces: Zou-He or equilibrium (boundary/open_face.hpp).
-// 3. Moments with the half-force correction, collision, store.
+// 3. Moments with the half-force correction, collision; in an absorbing layer the
+//    relaxation towards the layer's target state (boundary/sponge.hpp); store.
 // Bulk cells (node class Bulk) skip every per-link test: every x - c_i is fluid,
 // inside the box or across a periodic axis.
 // Solid nodes are not updated: nothing reads them. The same gather also gives
@@ -28,6 +29,7 @@
 #include <type_traits>
 
 #include "boundary/bounce_back.hpp"
+#include "boundary/sponge.hpp"
 #include "boundary/face_table.hpp"
 #include "boundary/open_face.hpp"
 #include "kernel/links.hpp"
@@ -305,6 +307,7 @@ struct StreamCollide {
         T f[L::Q];
         in.gather_bulk(cell, s, f);
         collide(f);
+        if (in.faces.has_sponge) absorb(f, pos);
         const std::uint32_t word = in.store.draw(cell);
         BARRACUDA_UNROLL
         for (int i = 0; i < L::Q; ++i) in.store.put(i, cell, cell + in.step(s, i, +1), true, f[i], word);
@@ -322,6 +325,7 @@ struct StreamCollide {
                 f[i] = physics::equilibrium_shifted<L, Eq>(i, face_state.drho, face_state.u);
         } else {
             collide(f);
+            if (in.faces.has_sponge) absorb(f, pos);
         }
         const std::uint32_t word = in.store.draw(cell);
         if (in.store.needs_destination()) {
@@ -349,6 +353,15 @@ struct StreamCollide {
         k.forced = forced;
         k.edm = edm;
         return k;
+    }
+
+    /// The absorbing layers the node lies in (boundary/sponge.hpp), after its collision.
+    BARRACUDA_HD void absorb(T (&f)[L::Q], const int (&pos)[3]) const {
+        for (int face = 0; face < 6; ++face) {
+            const boundary::SpongeLayer& layer = in.faces.sponge[face];
+            const double sigma = layer.rate(in.faces.whole_depth(face, pos, in.grid.n));
+            if (sigma > 0) boundary::absorb<L, Eq>(f, T(sigma), layer);
+        }
     }
 
     BARRACUDA_HD void collide(T (&f)[L::Q]) const {

@@ -145,6 +145,15 @@ backend::EngineSetup engine_setup(const CaseSpec& spec, const parallel::Subdomai
         s.faces.profile[f] = spec.faces[f].profile;
         for (int a = 0; a < 3; ++a) s.faces.velocity[f][a] = spec.faces[f].velocity[a];
         s.faces.density[f] = spec.faces[f].density;
+        // A layer belongs to the whole box's face, so it is kept on a side facing a
+        // neighbour rank too: it runs on into this subdomain from the neighbour's.
+        const boundary::FaceSpec& face = spec.faces[f];
+        boundary::SpongeLayer& layer = s.faces.sponge[f];
+        layer.width = spec.periodic[A] ? 0 : face.sponge_width;
+        layer.strength = face.sponge_strength;
+        layer.density = face.sponge_density;
+        for (int a = 0; a < 3; ++a) layer.velocity[a] = face.sponge_velocity[a];
+        s.faces.has_sponge = s.faces.has_sponge || layer.width > 0;
     }
     for (std::size_t a = 0; a < 3; ++a) {
         s.faces.origin[a] = sub->owned_origin[a] - sub->ghost_lo[a];

@@ -366,6 +366,17 @@ expect "a pressure face with bounce-back" 3 'boundary.x_max.method = "bounce_bac
 expect "an unknown face method" 3 "boundary.x_min.method" '"bounce_back"' -- \
     "${RUN[@]}" --set boundary.x_min.type=velocity --set 'boundary.x_min.velocity=[0.01, 0, 0]' \
     --set boundary.x_min.method=bounceback
+VEL_IN=(--set boundary.x_min.type=velocity --set 'boundary.x_min.velocity=[0.01, 0, 0]')
+expect "a sponge on a wall" 3 "boundary.y_min.sponge" "takes no sponge" -- \
+    "${RUN[@]}" --set boundary.y_min.type=wall --set boundary.y_min.sponge.width=4 \
+    --set boundary.y_min.sponge.strength=0.05
+expect "a sponge of width 0" 3 "boundary.x_min.sponge.width = 0" "between 1 and" -- \
+    "${RUN[@]}" "${VEL_IN[@]}" --set boundary.x_min.sponge.width=0 --set boundary.x_min.sponge.strength=0.05
+expect "a sponge of strength 2" 3 "boundary.x_min.sponge.strength = 2" "(0, 1]" -- \
+    "${RUN[@]}" "${VEL_IN[@]}" --set boundary.x_min.sponge.width=4 --set boundary.x_min.sponge.strength=2
+expect "a sponge before a pressure face without a target velocity" 3 "boundary.x_max.sponge.velocity" \
+    "no single velocity" -- "${RUN[@]}" --set boundary.x_max.type=pressure --set boundary.x_max.sponge.width=4 \
+    --set boundary.x_max.sponge.strength=0.05
 expect "D3Q13 with s_q" 3 "model.mrt.s_q" "D3Q13 has no such moments" -- "${D3Q13[@]}" --set model.mrt.s_q=1.2
 
 # --- entropic, outflow, forcing --------------------------------------------------------
