@@ -479,8 +479,6 @@ int bench_command(const BenchOptions& o) {
             probe.grid.half = lattice::stores_half(c.lattice);
             try {
                 backend::check_offered(probe);
-                if (cuda && c.collision == physics::CollisionKind::Entropic)
-                    throw CaseError(backend::entropic_on_gpu_refusal);
                 if (comm.size() > 1 && (c.pattern == storage::Pattern::InPlace || c.precision == storage::Precision::FP16))
                     throw CaseError("with more than one rank: fp16 and in-place are not offered yet");
                 if (r.cells > r.largest_cells) {

@@ -73,9 +73,7 @@ inline std::string entropic_refusal(std::string_view lattice, std::string_view e
 /// choices on lattice L, where Store is the streaming pattern over the storage
 /// precision (storage/two_copy.hpp, storage/in_place.hpp); throws CaseError for
 /// a combination not offered.
-/// WithEntropic = false leaves the entropic collision out (the CUDA backend: see
-/// entropic_on_gpu_refusal); asking for it then throws.
-template <class L, bool WithEntropic = true, class Maker>
+template <class L, class Maker>
 auto dispatch_on_lattice(const EngineSetup& s, Maker&& maker) {
     auto with_eq = [&]<class Eq>() {
         // S: storage type, T: arithmetic type (FP16 storage computes in FP32).
@@ -90,10 +88,8 @@ auto dispatch_on_lattice(const EngineSetup& s, Maker&& maker) {
                         return maker.template operator()<L, Eq, physics::Regularized<L, Eq, T>, Store>();
                     case physics::CollisionKind::Entropic:
                         // The closed-form entropic equilibrium: D2Q9 and D3Q27, compressible only.
-                        if constexpr (WithEntropic && physics::HasEntropic<L> && std::is_same_v<Eq, physics::Compressible>)
+                        if constexpr (physics::HasEntropic<L> && std::is_same_v<Eq, physics::Compressible>)
                             return maker.template operator()<L, Eq, physics::Entropic<L, T>, Store>();
-                        else if constexpr (!WithEntropic)
-                            throw CaseError(entropic_on_gpu_refusal);
                         else
                             throw CaseError(entropic_refusal(L::name, Eq::name));
                     case physics::CollisionKind::MRT: break;

@@ -120,13 +120,6 @@ std::unique_ptr<Engine> make_cpu_engine(const EngineSetup& setup);
 /// Throws ResourceError when built without CUDA or when no GPU is present.
 std::unique_ptr<Engine> make_cuda_engine(const EngineSetup& setup);
 
-/// The entropic collision runs on the CPU backend only: on the H100 its results
-/// differed from the CPU oracle by up to 1e-3 in FP64 after 60 steps of a rough flow
-/// (the per-cell root-finding takes different branches), so the GPU path is not built.
-inline constexpr const char* entropic_on_gpu_refusal =
-    "model.collision = \"entropic\" runs on the CPU backend only for now (its GPU results did not match the CPU "
-    "oracle); use --backend cpu";
-
 /// Throws CaseError when the combination is not offered (e.g. MRT on D3Q27).
 void check_offered(const EngineSetup& setup);
 

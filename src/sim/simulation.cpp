@@ -288,10 +288,6 @@ void Simulation::create(BackendChoice backend) {
                             "use \"fp32\"");
     }
     backend_ = resolve_backend(backend);
-    if (backend_ == BackendChoice::Cuda && spec_.model.collision == Collision::Entropic) {
-        if (backend != BackendChoice::Auto) throw CaseError(backend::entropic_on_gpu_refusal);
-        backend_ = BackendChoice::Cpu;  // auto: the backend that offers it
-    }
     if (backend_ == BackendChoice::Cuda) {
         const int gpus = backend::cuda_device_count();
         if (comm.local_size() > gpus)

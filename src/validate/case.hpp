@@ -54,7 +54,6 @@ struct Case {
     std::string short_setup; // the CI variant (CPU, about a minute on 2 cores)
     std::string full_setup;  // the paper's resolution, for a GPU
     bool full_only = false;  // no short variant: skipped by --short
-    std::string unavailable; // non-empty: cannot run with this code yet, and why (reported as not run)
     std::function<Outcome(const Context&)> run;
 };
 

@@ -629,7 +629,7 @@ private:
 
 template <class L>
 std::unique_ptr<Engine> make_for_lattice(const EngineSetup& s) {
-    return dispatch_on_lattice<L, false>(s, [&]<class Lat, class Eq, class C, class Store>() -> std::unique_ptr<Engine> {
+    return dispatch_on_lattice<L>(s, [&]<class Lat, class Eq, class C, class Store>() -> std::unique_ptr<Engine> {
         return std::make_unique<CudaEngine<Lat, Eq, C, Store>>(s);
     });
 }

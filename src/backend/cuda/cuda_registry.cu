@@ -16,7 +16,6 @@ std::unique_ptr<Engine> make_d3q27(const EngineSetup&);
 
 std::unique_ptr<Engine> make_cuda_engine(const EngineSetup& s) {
     check_offered(s);
-    if (s.collision == physics::CollisionKind::Entropic) throw CaseError(entropic_on_gpu_refusal);
     if (cuda_device_count() == 0) throw ResourceError("backend = cuda: no CUDA GPU is available on this machine");
     // The engine lives on the current GPU: device 0, or the rank's (use_cuda_device).
     switch (s.lattice) {

@@ -124,7 +124,6 @@ const bool registered = add_case({
     .short_setup = "D3Q19 FP32, T = 5 L/U; MRT 32^3, 48^3, 64^3; TRT 48^3 (CPU)",
     .full_setup = "D3Q19 FP32, T = 30 L/U; MRT 64^3, 96^3, 128^3; BGK, TRT 96^3",
     .full_only = false,
-    .unavailable = "",
     .run = run,
 });
 

@@ -283,7 +283,6 @@ const bool registered = add_case({
     .short_setup = "D3Q19 64^3, Re = 500, FP64, to t* = 6 (CPU)",
     .full_setup = "D3Q19 350^3, Re = 4000, FP32, to t* = 10 (seed 003)",
     .full_only = false,
-    .unavailable = "",
     .run = run,
 });
 
@@ -345,7 +344,6 @@ const bool registered_les = add_case({
     .short_setup = "D3Q19 64^3, Re = 1e5, FP64, to t* = 6 (CPU)",
     .full_setup = "D3Q19 256^3, Re = 1e5, FP32, to t* = 10",
     .full_only = false,
-    .unavailable = "",
     .run = run_les,
 });
 

@@ -165,7 +165,6 @@ const bool registered = add_case({
     .short_setup = "D2Q9 BGK 32^2, u0 = 0.005, 0.02, 0.05, 0.1 (CPU)",
     .full_setup = "D2Q9 BGK 256^2, u0 = 5e-4 ... 0.1 (8 values), 10^6 steps at 5e-4",
     .full_only = false,
-    .unavailable = "",
     .run = run,
 });
 

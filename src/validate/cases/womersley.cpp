@@ -197,7 +197,6 @@ const bool registered = add_case({
     .short_setup = "D2Q9 33 x 16, alpha = 4, TRT and regularized (CPU, seconds)",
     .full_setup = "D2Q9 129 x 64, alpha = 6, TRT and regularized; TRT alpha = 4 at h = 16 and 32",
     .full_only = false,
-    .unavailable = "",
     .run = run,
 });
 
