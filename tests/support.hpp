@@ -72,8 +72,8 @@ inline backend::EngineSetup every_boundary_channel(lattice::Kind lat, physics::C
     s.force[0] = 1e-5;
     s.force[1] = -2e-6;
     // Absorbing layers in front of both open faces (boundary/sponge.hpp).
-    s.faces.sponge[boundary::XMin] = {3, 0.05, 1.0, {0.05, 0, 0}};
-    s.faces.sponge[boundary::XMax] = {6, 0.1, 0.995, {0.02, 0.001, 0}};
+    s.faces.sponge[boundary::XMin] = {3, 0.05, 1.0, false, {0.05, 0, 0}};
+    s.faces.sponge[boundary::XMax] = {6, 0.1, 0.995, true, {0.02, 0.001, 0}};  // keeps its density: 0.995 unused
     s.faces.has_sponge = true;
     return s;
 }

@@ -46,6 +46,27 @@ TEST(Sponge, RelaxesDensityAndMomentumTowardsTheTargetBySigma) {
     EXPECT_NEAR(rho1 * after.u[1], (1 - sigma) * rho0 * before.u[1], 1e-15);
 }
 
+TEST(Sponge, KeepingTheDensityConservesMassAndRelaxesMomentumTowardsRhoUTarget) {
+    // keep_density (velocity and outflow faces without a target density): f relaxes towards
+    // f^eq(rho, u_t) with the node's own rho, so rho is unchanged and j moves by sigma of its
+    // distance to rho u_t; to round-off.
+    using L = lattice::D3Q19;
+    using Eq = physics::Compressible;
+    const double rho = 1.013, u[3] = {0.031, -0.012, 0.004}, sigma = 0.25;
+    double f[L::Q];
+    for (int i = 0; i < L::Q; ++i) f[i] = physics::equilibrium_shifted<L, Eq>(i, rho - 1, u) + 1e-3 * std::sin(i);
+    const double none[3] = {0, 0, 0};
+    const auto before = physics::cell_state<L, Eq>(f, none);
+    boundary::SpongeLayer layer;
+    layer.width = 1, layer.strength = sigma, layer.density = 0.5, layer.keep_density = true, layer.velocity[2] = 0.02;
+    boundary::absorb<L, Eq>(f, sigma, layer);
+    const auto after = physics::cell_state<L, Eq>(f, none);
+    const double rho0 = 1 + before.drho;
+    EXPECT_NEAR(after.drho, before.drho, 1e-16);  // the target density 0.5 is not used
+    EXPECT_NEAR(rho0 * after.u[0], (1 - sigma) * rho0 * before.u[0], 1e-15);
+    EXPECT_NEAR(rho0 * after.u[2], rho0 * before.u[2] - sigma * rho0 * (before.u[2] - 0.02), 1e-15);
+}
+
 TEST(Sponge, LeavesItsTargetFlowExactlyAsItIs) {
     // Plug flow through a duct with bounce-back inflow and outflow at u0 and layers whose
     // target is that flow: nothing may change (round-off over 200 steps).
@@ -57,7 +78,7 @@ TEST(Sponge, LeavesItsTargetFlowExactlyAsItIs) {
         for (int f : {boundary::XMin, boundary::XMax}) {
             s.faces.method[f] = boundary::Method::BounceBack;
             s.faces.velocity[f][0] = u0;
-            s.faces.sponge[f] = {8, 0.1, 1.0, {u0, 0, 0}};
+            s.faces.sponge[f] = {8, 0.1, 1.0, false, {u0, 0, 0}};
         }
         s.faces.has_sponge = true;
         auto e = backend::make_cpu_engine(s);
@@ -80,7 +101,7 @@ double returning_pulse(double strength, int width) {
     test::set_faces(s, 0, FaceType::Velocity, FaceType::Velocity);
     for (int f : {boundary::XMin, boundary::XMax}) {
         s.faces.method[f] = boundary::Method::BounceBack;
-        if (strength > 0) s.faces.sponge[f] = {width, strength, 1.0, {0, 0, 0}};
+        if (strength > 0) s.faces.sponge[f] = {width, strength, 1.0, false, {0, 0, 0}};
     }
     s.faces.has_sponge = strength > 0;
     auto e = backend::make_cpu_engine(s);

@@ -51,6 +51,7 @@ struct FaceSpec {
     int sponge_width = 0;
     double sponge_strength = 0;
     double sponge_density = 1.0;
+    bool sponge_keeps_density = false;  // no target density: the node's own (mass-conserving)
     std::array<double, 3> sponge_velocity{0, 0, 0};
     bool has_expression() const {
         return !density_expression.empty() || !velocity_expression[0].empty() || !velocity_expression[1].empty() ||

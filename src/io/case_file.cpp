@@ -209,6 +209,8 @@ void read_sponge(const Section& f, int n, boundary::FaceSpec& spec) {
         spec.sponge_density = spec.density;
     } else if (spec.type == FaceType::Pressure) {
         sp.fail_missing("density", "the target density: the face's density is an expression");
+    } else {
+        spec.sponge_keeps_density = true;  // velocity and outflow faces leave the density free
     }
 }
 

@@ -152,6 +152,7 @@ backend::EngineSetup engine_setup(const CaseSpec& spec, const parallel::Subdomai
         layer.width = spec.periodic[A] ? 0 : face.sponge_width;
         layer.strength = face.sponge_strength;
         layer.density = face.sponge_density;
+        layer.keep_density = face.sponge_keeps_density;
         for (int a = 0; a < 3; ++a) layer.velocity[a] = face.sponge_velocity[a];
         s.faces.has_sponge = s.faces.has_sponge || layer.width > 0;
     }

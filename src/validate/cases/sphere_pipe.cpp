@@ -112,11 +112,13 @@ sim::CaseSpec pipe_case(const Context& ctx, const PipeRun& r) {
     if (r.absorbing_width > 0) {
         // Unsteady wakes: the two prescribed faces reflect sound fully, and at tau -> 1/2
         // (Re 300/400) the trapped waves grow at the inflow rim until the run diverges
-        // (docs/validation.md). Layers relax towards the far field, the plug flow rho = 1, u0.
+        // (docs/validation.md). Layers relax towards the far field, the plug flow at u0, each
+        // node keeping its density (mass-conserving: the pressure drop across the sphere stays
+        // free, as between the seed's two velocity faces).
         for (int f : {int(boundary::ZMin), int(boundary::ZMax)}) {
             s.faces[f].sponge_width = r.absorbing_width;
             s.faces[f].sponge_strength = absorbing_strength;
-            s.faces[f].sponge_density = 1.0;
+            s.faces[f].sponge_keeps_density = true;
             s.faces[f].sponge_velocity = {0, 0, r.u0};
         }
     }
