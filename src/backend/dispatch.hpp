@@ -1,7 +1,8 @@
 // The registry: maps an EngineSetup's run-time choices to the compile-time
 // types of the fused kernel, and says which combinations are offered.
-// Each backend instantiates one lattice per translation unit (compile time
-// on a 2-core CI machine).
+// The CPU backend instantiates one lattice per translation unit, the CUDA
+// backend one lattice and precision per unit (compile time: the device build
+// runs on 16 cores, CI on 2).
 #pragma once
 #include <cmath>
 #include <string>
@@ -69,59 +70,70 @@ inline std::string entropic_refusal(std::string_view lattice, std::string_view e
     return "";
 }
 
+/// Calls make.template operator()<S, T>() for the storage precision p: S is the
+/// storage type, T the arithmetic type (FP16 storage computes in FP32).
+template <class Make>
+auto on_storage(storage::Precision p, Make&& make) {
+    switch (p) {
+        case storage::Precision::FP64: return make.template operator()<double, double>();
+        case storage::Precision::FP32: break;
+        case storage::Precision::FP16: return make.template operator()<storage::Half, float>();
+    }
+    return make.template operator()<float, float>();
+}
+
 /// Calls maker.template operator()<L, Eq, Collision, Store>() for the setup's
-/// choices on lattice L, where Store is the streaming pattern over the storage
-/// precision (storage/two_copy.hpp, storage/in_place.hpp); throws CaseError for
-/// a combination not offered.
-template <class L, class Maker>
-auto dispatch_on_lattice(const EngineSetup& s, Maker&& maker) {
+/// choices on lattice L with storage type S and arithmetic type T, where Store is
+/// the streaming pattern over them (storage/two_copy.hpp, storage/in_place.hpp);
+/// throws CaseError for a combination not offered. The CUDA backend instantiates
+/// one (L, S, T) per translation unit, so that its build spreads over the cores.
+template <class L, class S, class T, class Maker>
+auto dispatch_on_storage(const EngineSetup& s, Maker&& maker) {
     auto with_eq = [&]<class Eq>() {
-        // S: storage type, T: arithmetic type (FP16 storage computes in FP32).
-        auto with_storage = [&]<class S, class T>() {
-            auto with_store = [&]<class Store>() {
-                switch (s.collision) {
-                    case physics::CollisionKind::BGK:
-                        return maker.template operator()<L, Eq, physics::Bgk<L, Eq, T>, Store>();
-                    case physics::CollisionKind::TRT:
-                        return maker.template operator()<L, Eq, physics::Trt<L, Eq, T>, Store>();
-                    case physics::CollisionKind::Regularized:
-                        return maker.template operator()<L, Eq, physics::Regularized<L, Eq, T>, Store>();
-                    case physics::CollisionKind::Entropic:
-                        // The closed-form entropic equilibrium: D2Q9 and D3Q27, compressible only.
-                        if constexpr (physics::HasEntropic<L> && std::is_same_v<Eq, physics::Compressible>)
-                            return maker.template operator()<L, Eq, physics::Entropic<L, T>, Store>();
-                        else
-                            throw CaseError(entropic_refusal(L::name, Eq::name));
-                    case physics::CollisionKind::MRT: break;
-                }
-                static_assert(physics::HasMrt<L>, "every lattice has an MRT basis (physics/mrt_basis.hpp)");
+        auto with_store = [&]<class Store>() {
+            switch (s.collision) {
+                case physics::CollisionKind::BGK:
+                    return maker.template operator()<L, Eq, physics::Bgk<L, Eq, T>, Store>();
+                case physics::CollisionKind::TRT:
+                    return maker.template operator()<L, Eq, physics::Trt<L, Eq, T>, Store>();
+                case physics::CollisionKind::Regularized:
+                    return maker.template operator()<L, Eq, physics::Regularized<L, Eq, T>, Store>();
+                case physics::CollisionKind::Entropic:
+                    // The closed-form entropic equilibrium: D2Q9 and D3Q27, compressible only.
+                    if constexpr (physics::HasEntropic<L> && std::is_same_v<Eq, physics::Compressible>)
+                        return maker.template operator()<L, Eq, physics::Entropic<L, T>, Store>();
+                    else
+                        throw CaseError(entropic_refusal(L::name, Eq::name));
+                case physics::CollisionKind::MRT: break;
+            }
+            static_assert(physics::HasMrt<L>, "every lattice has an MRT basis (physics/mrt_basis.hpp)");
+            return maker.template operator()<L, Eq, physics::Mrt<L, Eq, T>, Store>();
+        };
+        if constexpr (std::is_same_v<L, lattice::D3Q13>) {
+            // Only MRT gives D3Q13 an isotropic viscosity (lattice/d3q13.hpp): no other collision is built for it.
+            auto d3q13_store = [&]<class Store>() {
+                if (s.collision != physics::CollisionKind::MRT) throw CaseError(physics::d3q13_refusal(s.collision));
                 return maker.template operator()<L, Eq, physics::Mrt<L, Eq, T>, Store>();
             };
-            if constexpr (std::is_same_v<L, lattice::D3Q13>) {
-                // Only MRT gives D3Q13 an isotropic viscosity (lattice/d3q13.hpp): no other collision is built for it.
-                auto d3q13_store = [&]<class Store>() {
-                    if (s.collision != physics::CollisionKind::MRT) throw CaseError(physics::d3q13_refusal(s.collision));
-                    return maker.template operator()<L, Eq, physics::Mrt<L, Eq, T>, Store>();
-                };
-                if (s.pattern == storage::Pattern::InPlace)
-                    return d3q13_store.template operator()<storage::InPlace<L, S, T>>();
-                return d3q13_store.template operator()<storage::TwoCopy<L, S, T>>();
-            } else {
-                if (s.pattern == storage::Pattern::InPlace)
-                    return with_store.template operator()<storage::InPlace<L, S, T>>();
-                return with_store.template operator()<storage::TwoCopy<L, S, T>>();
-            }
-        };
-        switch (s.precision) {
-            case storage::Precision::FP64: return with_storage.template operator()<double, double>();
-            case storage::Precision::FP32: break;
-            case storage::Precision::FP16: return with_storage.template operator()<storage::Half, float>();
+            if (s.pattern == storage::Pattern::InPlace)
+                return d3q13_store.template operator()<storage::InPlace<L, S, T>>();
+            return d3q13_store.template operator()<storage::TwoCopy<L, S, T>>();
+        } else {
+            if (s.pattern == storage::Pattern::InPlace)
+                return with_store.template operator()<storage::InPlace<L, S, T>>();
+            return with_store.template operator()<storage::TwoCopy<L, S, T>>();
         }
-        return with_storage.template operator()<float, float>();
     };
     if (s.equilibrium == physics::EquilibriumKind::Incompressible)
         return with_eq.template operator()<physics::Incompressible>();
     return with_eq.template operator()<physics::Compressible>();
+}
+
+/// dispatch_on_storage for every precision on lattice L (the CPU backend: one
+/// translation unit per lattice).
+template <class L, class Maker>
+auto dispatch_on_lattice(const EngineSetup& s, Maker&& maker) {
+    return on_storage(s.precision, [&]<class S, class T>() { return dispatch_on_storage<L, S, T>(s, maker); });
 }
 
 }  // namespace barracuda::backend

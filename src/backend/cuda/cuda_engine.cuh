@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "backend/cuda/cuda_check.hpp"
+#include "backend/cuda/cuda_makers.hpp"
 #include "backend/dispatch.hpp"
 #include "backend/engine_common.hpp"
 #include "kernel/forces.hpp"
@@ -627,9 +628,11 @@ private:
     cudaGraphExec_t graph_[2] = {nullptr, nullptr};  // one per phase
 };
 
-template <class L>
-std::unique_ptr<Engine> make_for_lattice(const EngineSetup& s) {
-    return dispatch_on_lattice<L>(s, [&]<class Lat, class Eq, class C, class Store>() -> std::unique_ptr<Engine> {
+/// Builds the CUDA engine for lattice L with storage type S and arithmetic type
+/// T (declared in cuda_makers.hpp; one generated translation unit each).
+template <class L, class S, class T>
+std::unique_ptr<Engine> make_for_storage(const EngineSetup& s) {
+    return dispatch_on_storage<L, S, T>(s, [&]<class Lat, class Eq, class C, class Store>() -> std::unique_ptr<Engine> {
         return std::make_unique<CudaEngine<Lat, Eq, C, Store>>(s);
     });
 }

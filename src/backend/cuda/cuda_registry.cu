@@ -1,29 +1,30 @@
-// Run-time lattice choice -> the CUDA translation unit that instantiates it.
+// Run-time lattice and precision -> the CUDA translation unit that instantiates them.
 #include "backend/cuda/cuda_check.hpp"
+#include "backend/cuda/cuda_makers.hpp"
+#include "backend/dispatch.hpp"
 #include "backend/device_info.hpp"
 #include "backend/engine.hpp"
 #include "common/error.hpp"
 
 namespace barracuda::backend {
 
-namespace cuda {
-std::unique_ptr<Engine> make_d2q9(const EngineSetup&);
-std::unique_ptr<Engine> make_d3q13(const EngineSetup&);
-std::unique_ptr<Engine> make_d3q15(const EngineSetup&);
-std::unique_ptr<Engine> make_d3q19(const EngineSetup&);
-std::unique_ptr<Engine> make_d3q27(const EngineSetup&);
-}  // namespace cuda
+namespace {
+template <class L>
+std::unique_ptr<Engine> make_on(const EngineSetup& s) {
+    return on_storage(s.precision, [&]<class S, class T>() { return cuda::make_for_storage<L, S, T>(s); });
+}
+}  // namespace
 
 std::unique_ptr<Engine> make_cuda_engine(const EngineSetup& s) {
     check_offered(s);
     if (cuda_device_count() == 0) throw ResourceError("backend = cuda: no CUDA GPU is available on this machine");
     // The engine lives on the current GPU: device 0, or the rank's (use_cuda_device).
     switch (s.lattice) {
-        case lattice::Kind::D2Q9: return cuda::make_d2q9(s);
-        case lattice::Kind::D3Q13: return cuda::make_d3q13(s);
-        case lattice::Kind::D3Q15: return cuda::make_d3q15(s);
-        case lattice::Kind::D3Q19: return cuda::make_d3q19(s);
-        case lattice::Kind::D3Q27: return cuda::make_d3q27(s);
+        case lattice::Kind::D2Q9: return make_on<lattice::D2Q9>(s);
+        case lattice::Kind::D3Q13: return make_on<lattice::D3Q13>(s);
+        case lattice::Kind::D3Q15: return make_on<lattice::D3Q15>(s);
+        case lattice::Kind::D3Q19: return make_on<lattice::D3Q19>(s);
+        case lattice::Kind::D3Q27: return make_on<lattice::D3Q27>(s);
     }
     throw ResourceError("unknown lattice");
 }
