@@ -8,3 +8,6 @@ extra=()
 [ -f /usr/include/png.h ] || extra+=(-DPNG_PNG_INCLUDE_DIR="$deps/include" -DPNG_LIBRARY="$lib/libpng16.a")
 [ -d /usr/include/gtest ] || extra+=(-DGTest_DIR="$lib/cmake/GTest")
 [ -f /usr/include/muParser.h ] || extra+=(-Dmuparser_DIR="$lib/cmake/muparser")
+# A subset of the CUDA engines (src/CMakeLists.txt): the whole set takes longer
+# to compile on the device machine than one call lasts.
+[ -n "${BARRACUDA_CUDA_UNITS:-}" ] && extra+=(-DBARRACUDA_CUDA_UNITS="$BARRACUDA_CUDA_UNITS")

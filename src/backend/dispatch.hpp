@@ -90,7 +90,9 @@ auto on_storage(storage::Precision p, Make&& make) {
 template <class L, class S, class T, class Maker>
 auto dispatch_on_storage(const EngineSetup& s, Maker&& maker) {
     auto with_eq = [&]<class Eq>() {
-        auto with_store = [&]<class Store>() {
+        // Lat is L made dependent: Entropic<L, T> must only be formed for the lattices
+        // that offer it, and with L and T both known here it would be checked at once.
+        auto with_store = [&]<class Store, class Lat = L>() {
             switch (s.collision) {
                 case physics::CollisionKind::BGK:
                     return maker.template operator()<L, Eq, physics::Bgk<L, Eq, T>, Store>();
@@ -100,8 +102,8 @@ auto dispatch_on_storage(const EngineSetup& s, Maker&& maker) {
                     return maker.template operator()<L, Eq, physics::Regularized<L, Eq, T>, Store>();
                 case physics::CollisionKind::Entropic:
                     // The closed-form entropic equilibrium: D2Q9 and D3Q27, compressible only.
-                    if constexpr (physics::HasEntropic<L> && std::is_same_v<Eq, physics::Compressible>)
-                        return maker.template operator()<L, Eq, physics::Entropic<L, T>, Store>();
+                    if constexpr (physics::HasEntropic<Lat> && std::is_same_v<Eq, physics::Compressible>)
+                        return maker.template operator()<L, Eq, physics::Entropic<Lat, T>, Store>();
                     else
                         throw CaseError(entropic_refusal(L::name, Eq::name));
                 case physics::CollisionKind::MRT: break;

@@ -11,6 +11,7 @@ namespace barracuda::backend {
 bool cuda_built() { return true; }
 #else
 bool cuda_built() { return false; }
+bool cuda_engines_built(lattice::Kind, storage::Precision) { return false; }
 std::vector<GpuInfo> cuda_devices() { return {}; }
 int cuda_runtime_version() { return 0; }
 int cuda_device_count() { return 0; }
