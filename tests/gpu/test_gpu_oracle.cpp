@@ -11,7 +11,11 @@
 //    while roundings happen on O(1) quantities (rho = 1 + drho, the Guo term,
 //    the Zou-He balance): eps = 6e-8 on those is ~6e-6 of the scale, and the
 //    CPU and GPU differ in FMA contraction. Measured on the H100: at most
-//    1.1e-5 over the 40 FP32 combinations (docs/bench/gpu_tests.txt).
+//    1.1e-5 over the 40 FP32 combinations (docs/bench/gpu_tests.txt); since
+//    the channel has absorbing layers (an extra relaxation on O(1) densities),
+//    1.74e-5 (D3Q27 TRT incompressible, bounce-back faces) and, with the
+//    mass-conserving layer at the outlet, 1.80e-5 (the same on D3Q19;
+//    docs/bench/gpu_tests_subset_keep_density.txt): 10% below the tolerance.
 //  - FP16 storage: 5e-3. One binary16 unit is 2^-11 = 4.9e-4 of a stored value;
 //    both backends draw the same stochastic-rounding numbers, but a float that
 //    FMA contraction moves across a rounding threshold lands one unit apart,
