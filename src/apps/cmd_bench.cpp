@@ -479,6 +479,8 @@ int bench_command(const BenchOptions& o) {
             probe.grid.half = lattice::stores_half(c.lattice);
             try {
                 backend::check_offered(probe);
+                if (cuda && !backend::cuda_engines_built(c.lattice, c.precision))
+                    throw CaseError("not in this binary (built with a subset of the CUDA engines: BARRACUDA_CUDA_UNITS)");
                 if (comm.size() > 1 && (c.pattern == storage::Pattern::InPlace || c.precision == storage::Precision::FP16))
                     throw CaseError("with more than one rank: fp16 and in-place are not offered yet");
                 if (r.cells > r.largest_cells) {
