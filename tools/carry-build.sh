@@ -12,8 +12,9 @@ cd "$(dirname "$0")/.."
 [ $# -ge 2 ] || { echo "usage: UNITS=\"<lattice>_<precision>;...\" $0 NAME TARGET..." >&2; exit 2; }
 name=$1; shift
 build=${BUILD_DIR:-build-carry}
+mkdir -p "$build"
 cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES="${ARCH:-90-real}" \
-  -DBARRACUDA_MPI=OFF -DBARRACUDA_CUDA_UNITS="${UNITS:-all}" > "$build.configure.log" || { cat "$build.configure.log"; exit 1; }
+  -DBARRACUDA_MPI=OFF -DBARRACUDA_CUDA_UNITS="${UNITS:-all}" > "$build/carry-configure.log" || { cat "$build/carry-configure.log"; exit 1; }
 cmake --build "$build" -j"$(nproc)" --target "$@"
 dest=build-carried/$name
 rm -rf "$dest" && mkdir -p "$dest/lib"
