@@ -49,23 +49,39 @@ TEST(Entropic, EquilibriumCarriesDensityAndMomentumExactly) {
     check_equilibrium<lattice::D3Q27>();
 }
 
+/// A random state around the equilibrium of a random (drho, u), |u_a| <= u_amp:
+/// f = f^eq + scale w noise (f stays positive for scale < 1). Draws drho, u, then
+/// the noise, in that order.
+template <class L>
+void near_equilibrium(std::mt19937_64& rng, double scale, double u_amp, double (&f)[L::Q]) {
+    std::uniform_real_distribution<double> noise(-1, 1);
+    const double drho = 0.05 * noise(rng), u[3] = {u_amp * noise(rng), u_amp * noise(rng), L::D == 3 ? u_amp * noise(rng) : 0.0};
+    physics::Entropic<L, double>::equilibrium(drho, u, f);
+    for (int i = 0; i < L::Q; ++i) f[i] += scale * L::w(i) * noise(rng);
+}
+
+/// d = f^eq(rho, u) - f for the state the kernel would see in f (cell_state): the
+/// direction the entropic collision moves f in. Returns that state.
+template <class L>
+auto towards_equilibrium(const double (&f)[L::Q], double (&d)[L::Q]) {
+    const double none[3] = {0, 0, 0};
+    const auto st = physics::cell_state<L, physics::Compressible>(f, none);
+    physics::Entropic<L, double>::equilibrium(st.drho, st.u, d);
+    for (int i = 0; i < L::Q; ++i) d[i] -= f[i];
+    return st;
+}
+
 template <class L>
 void check_alpha() {
     using E = physics::Entropic<L, double>;
     std::mt19937_64 rng(3);
-    std::uniform_real_distribution<double> noise(-1, 1);
     int away_from_two = 0;
     for (int trial = 0; trial < 200; ++trial) {
         const double scale = trial < 100 ? 1e-8 : 0.3;  // near equilibrium, then far from it
-        const double drho = 0.05 * noise(rng), u[3] = {0.08 * noise(rng), 0.08 * noise(rng), L::D == 3 ? 0.08 * noise(rng) : 0.0};
         double f[L::Q], d[L::Q];
-        E::equilibrium(drho, u, f);
-        for (int i = 0; i < L::Q; ++i) f[i] += scale * L::w(i) * noise(rng);  // keeps f > 0
-        // The state the kernel would see (cell_state), then the equilibrium of it.
+        near_equilibrium<L>(rng, scale, 0.08, f);
+        const auto st = towards_equilibrium<L>(f, d);
         const double none[3] = {0, 0, 0};
-        const auto st = physics::cell_state<L, physics::Compressible>(f, none);
-        E::equilibrium(st.drho, st.u, d);
-        for (int i = 0; i < L::Q; ++i) d[i] -= f[i];
         const double alpha = E::solve_alpha(f, d);
         if (trial < 100) {
             // Near equilibrium the root is 2 + O(|f - f^eq| / f).
@@ -122,19 +138,13 @@ void check_alpha_is_continuous() {
     int solved = 0;
     for (int trial = 0; trial < 3000; ++trial) {
         const double scale = std::pow(10.0, -7 + 6.7 * (trial % 300) / 300.0);  // 1e-7 ... 0.5
-        const double drho = 0.05 * noise(rng), u[3] = {0.1 * noise(rng), 0.1 * noise(rng), L::D == 3 ? 0.1 * noise(rng) : 0.0};
         double f[L::Q], d[L::Q], f2[L::Q], d2[L::Q];
-        E::equilibrium(drho, u, f);
-        for (int i = 0; i < L::Q; ++i) f[i] += scale * L::w(i) * noise(rng);
+        near_equilibrium<L>(rng, scale, 0.1, f);
         for (int i = 0; i < L::Q; ++i) f2[i] = f[i] + 4e-16 * L::w(i) * noise(rng);
-        const double none[3] = {0, 0, 0};
-        const auto st = physics::cell_state<L, physics::Compressible>(f, none);
-        const auto st2 = physics::cell_state<L, physics::Compressible>(f2, none);
-        E::equilibrium(st.drho, st.u, d);
-        E::equilibrium(st2.drho, st2.u, d2);
+        towards_equilibrium<L>(f, d);
+        towards_equilibrium<L>(f2, d2);
         double s2 = 0, s3 = 0, y_max = 0;
         for (int i = 0; i < L::Q; ++i) {
-            d[i] -= f[i], d2[i] -= f2[i];
             const double y = d[i] / (L::w(i) + f[i]);
             s2 += d[i] * y, s3 += d[i] * y * y, y_max = std::max(y_max, std::abs(y));
         }

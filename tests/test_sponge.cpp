@@ -3,6 +3,7 @@
 
 #include <cmath>
 #include <cstdio>
+#include <utility>
 #include <vector>
 
 #include "boundary/sponge.hpp"
@@ -26,20 +27,26 @@ TEST(Sponge, RateFallsQuadraticallyToZeroAtTheLayersDepth) {
     EXPECT_EQ(layer.rate(-1), 0.0);
 }
 
+/// The cell state (compressible) of a non-equilibrium cell at rho = 1.013 and u, before
+/// and after one application of the layer with rate sigma.
+template <class L>
+auto absorb_once(const double (&u)[3], double sigma, const boundary::SpongeLayer& layer) {
+    using Eq = physics::Compressible;
+    double f[L::Q];
+    for (int i = 0; i < L::Q; ++i) f[i] = physics::equilibrium_shifted<L, Eq>(i, 1.013 - 1, u) + 1e-3 * std::sin(i);
+    const double none[3] = {0, 0, 0};
+    const auto before = physics::cell_state<L, Eq>(f, none);
+    boundary::absorb<L, Eq>(f, sigma, layer);
+    return std::pair{before, physics::cell_state<L, Eq>(f, none)};
+}
+
 TEST(Sponge, RelaxesDensityAndMomentumTowardsTheTargetBySigma) {
     // Equilibria carry exactly their density and momentum, so one application moves
     // rho and j = rho u by sigma of their distance to the target: to round-off.
-    using L = lattice::D2Q9;
-    using Eq = physics::Compressible;
-    const double rho = 1.013, u[3] = {0.031, -0.012, 0}, sigma = 0.25;
-    double f[L::Q];
-    for (int i = 0; i < L::Q; ++i) f[i] = physics::equilibrium_shifted<L, Eq>(i, rho - 1, u) + 1e-3 * std::sin(i);
-    const double none[3] = {0, 0, 0};
-    const auto before = physics::cell_state<L, Eq>(f, none);
+    const double sigma = 0.25;
     boundary::SpongeLayer layer;
     layer.width = 1, layer.strength = sigma, layer.density = 0.998, layer.velocity[0] = 0.02;
-    boundary::absorb<L, Eq>(f, sigma, layer);
-    const auto after = physics::cell_state<L, Eq>(f, none);
+    const auto [before, after] = absorb_once<lattice::D2Q9>({0.031, -0.012, 0}, sigma, layer);
     const double rho0 = 1 + before.drho, rho1 = 1 + after.drho;
     EXPECT_NEAR(rho1, rho0 - sigma * (rho0 - 0.998), 1e-15);
     EXPECT_NEAR(rho1 * after.u[0], rho0 * before.u[0] - sigma * (rho0 * before.u[0] - 0.998 * 0.02), 1e-15);
@@ -50,17 +57,10 @@ TEST(Sponge, KeepingTheDensityConservesMassAndRelaxesMomentumTowardsRhoUTarget) 
     // keep_density (velocity and outflow faces without a target density): f relaxes towards
     // f^eq(rho, u_t) with the node's own rho, so rho is unchanged and j moves by sigma of its
     // distance to rho u_t; to round-off.
-    using L = lattice::D3Q19;
-    using Eq = physics::Compressible;
-    const double rho = 1.013, u[3] = {0.031, -0.012, 0.004}, sigma = 0.25;
-    double f[L::Q];
-    for (int i = 0; i < L::Q; ++i) f[i] = physics::equilibrium_shifted<L, Eq>(i, rho - 1, u) + 1e-3 * std::sin(i);
-    const double none[3] = {0, 0, 0};
-    const auto before = physics::cell_state<L, Eq>(f, none);
+    const double sigma = 0.25;
     boundary::SpongeLayer layer;
     layer.width = 1, layer.strength = sigma, layer.density = 0.5, layer.keep_density = true, layer.velocity[2] = 0.02;
-    boundary::absorb<L, Eq>(f, sigma, layer);
-    const auto after = physics::cell_state<L, Eq>(f, none);
+    const auto [before, after] = absorb_once<lattice::D3Q19>({0.031, -0.012, 0.004}, sigma, layer);
     const double rho0 = 1 + before.drho;
     EXPECT_NEAR(after.drho, before.drho, 1e-16);  // the target density 0.5 is not used
     EXPECT_NEAR(rho0 * after.u[0], (1 - sigma) * rho0 * before.u[0], 1e-15);
