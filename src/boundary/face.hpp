@@ -2,6 +2,7 @@
 // are data handed to the fused kernel; the per-cell rules are in rules.hpp.
 #pragma once
 #include <array>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -50,8 +51,7 @@ struct FaceSpec {
     // target state is the layer's density and velocity.
     int sponge_width = 0;
     double sponge_strength = 0;
-    double sponge_density = 1.0;
-    bool sponge_keeps_density = false;  // no target density: the node's own (mass-conserving)
+    std::optional<double> sponge_density = 1.0;  // none: each node keeps its own (mass-conserving)
     std::array<double, 3> sponge_velocity{0, 0, 0};
     bool has_expression() const {
         return !density_expression.empty() || !velocity_expression[0].empty() || !velocity_expression[1].empty() ||

@@ -210,7 +210,7 @@ void read_sponge(const Section& f, int n, boundary::FaceSpec& spec) {
     } else if (spec.type == FaceType::Pressure) {
         sp.fail_missing("density", "the target density: the face's density is an expression");
     } else {
-        spec.sponge_keeps_density = true;  // velocity and outflow faces leave the density free
+        spec.sponge_density = std::nullopt;  // velocity and outflow faces leave the density free
     }
 }
 

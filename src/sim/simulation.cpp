@@ -151,8 +151,8 @@ backend::EngineSetup engine_setup(const CaseSpec& spec, const parallel::Subdomai
         boundary::SpongeLayer& layer = s.faces.sponge[f];
         layer.width = spec.periodic[A] ? 0 : face.sponge_width;
         layer.strength = face.sponge_strength;
-        layer.density = face.sponge_density;
-        layer.keep_density = face.sponge_keeps_density;
+        layer.density = face.sponge_density.value_or(1.0);
+        layer.keep_density = !face.sponge_density;
         for (int a = 0; a < 3; ++a) layer.velocity[a] = face.sponge_velocity[a];
         s.faces.has_sponge = s.faces.has_sponge || layer.width > 0;
     }

@@ -118,7 +118,7 @@ sim::CaseSpec pipe_case(const Context& ctx, const PipeRun& r) {
         for (int f : {int(boundary::ZMin), int(boundary::ZMax)}) {
             s.faces[f].sponge_width = r.absorbing_width;
             s.faces[f].sponge_strength = absorbing_strength;
-            s.faces[f].sponge_keeps_density = true;
+            s.faces[f].sponge_density = std::nullopt;
             s.faces[f].sponge_velocity = {0, 0, r.u0};
         }
     }
