@@ -11,6 +11,8 @@ set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/lib.bash"
 cli_init mpi_run "$@"
 command -v mpirun >/dev/null || { echo "mpi_run: mpirun not found, skipped"; exit 0; }
+# A binary configured with BARRACUDA_MPI=OFF runs each mpirun process as a rank 0 of one.
+"$BIN" info 2>/dev/null | grep -q "mpi   built" || { echo "mpi_run: barracuda built without MPI, skipped"; exit 0; }
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMP_NUM_THREADS=1
 MPI=(timeout 300 mpirun -np 2 --oversubscribe)
 
