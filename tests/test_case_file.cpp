@@ -226,6 +226,7 @@ name = "ball"
 shape = "sphere"
 center = [20, 15, 10]
 radius = 3.5
+bounce_back = "interpolated"
 [[obstacle]]
 shape = "cylinder"
 axis = "y"
@@ -241,6 +242,10 @@ min = 5
     EXPECT_EQ(s.obstacles[2].axis, 1);
     EXPECT_DOUBLE_EQ(s.obstacles[2].min[1], 5.0);
     EXPECT_DOUBLE_EQ(s.obstacles[2].max[1], 29.0);  // whole domain by default
+    EXPECT_FALSE(s.obstacles[0].interpolated);        // half-way by default
+    EXPECT_TRUE(s.obstacles[1].interpolated);
+    expect_error(make_case() + "[[obstacle]]\nshape = \"sphere\"\ncenter = [5, 5]\nradius = 2\nbounce_back = \"curved\"\n",
+                 {"obstacle[0].bounce_back", "curved", "interpolated"});
 }
 
 // --- Bad input: the parser -------------------------------------------------

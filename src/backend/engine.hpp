@@ -12,6 +12,7 @@
 #include "boundary/face_table.hpp"
 #include "kernel/fixed_sum.hpp"
 #include "kernel/forces.hpp"
+#include "kernel/interpolated_wall.hpp"
 #include "lattice/lattice.hpp"
 #include "parallel/halo.hpp"
 #include "physics/collision_mrt.hpp"
@@ -43,6 +44,9 @@ struct EngineSetup {
     /// Obstacles whose force is reported: per obstacle, the fluid cells next to it with
     /// the mask of links into it (sim/forces.hpp builds them from the case).
     std::vector<std::vector<kernel::ForceLink>> force_links;
+    /// Links into obstacles with interpolated bounce-back, applied after every step
+    /// (kernel/interpolated_wall.hpp); their forces go to the lists of force_links.
+    std::vector<kernel::WallLink> wall_links;
     /// A rank's subdomain (parallel/decomposition.hpp): ghost layers (1 on the sides
     /// where a neighbour rank lies) and the populations exchanged with the neighbours
     /// after every step. Empty plan: a single rank, nothing to exchange.

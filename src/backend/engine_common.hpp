@@ -30,11 +30,13 @@ std::int64_t bytes_per_cell_update(const EngineSetup& s) {
     return storage::bytes_per_cell_update(L::Q, s.precision);
 }
 
-/// Populations and node classes, plus the force link lists (kernel/forces.hpp), if any.
+/// Populations and node classes, plus the force link lists (kernel/forces.hpp) and the
+/// interpolated wall links with their exchanged momenta (kernel/interpolated_wall.hpp), if any.
 template <class L>
 std::int64_t memory_bytes(const EngineSetup& s) {
     std::int64_t links = 0;
     for (const auto& list : s.force_links) links += std::int64_t(list.size() * sizeof(kernel::ForceLink));
+    links += std::int64_t(s.wall_links.size() * (sizeof(kernel::WallLink) + sizeof(double)));
     return s.grid.cells() * storage::memory_bytes_per_cell(L::Q, s.precision, s.pattern) + links;
 }
 
@@ -100,6 +102,20 @@ std::vector<ForceSum> exchange_forces(const G& g, const std::vector<std::vector<
         }
     }
     return out;
+}
+
+/// Adds the momentum the interpolated wall links handed their obstacles in the last
+/// step (kernel/interpolated_wall.hpp), V c_i (f*_i + f_opp(i)(t + 1)) per link, to the
+/// force lists they report to. One FixedSum add per link: the order does not matter.
+template <class L>
+void add_wall_forces(const std::vector<kernel::WallLink>& links, const double* exchanged, std::vector<ForceSum>& out) {
+    constexpr double volume = lattice::cell_volume<L>();
+    for (std::size_t k = 0; k < links.size(); ++k) {
+        const kernel::WallLink& l = links[k];
+        if (l.list < 0) continue;
+        for (int a = 0; a < 3; ++a)
+            if (L::c(l.dir, a)) out[std::size_t(l.list)][std::size_t(a)].add(volume * L::c(l.dir, a) * exchanged[k]);
+    }
 }
 
 /// Engine::set_face_values's precondition: the face has expression values of this size.

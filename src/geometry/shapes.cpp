@@ -1,13 +1,50 @@
 #include "geometry/shapes.hpp"
 
+#include <cmath>
+
 #include "boundary/face.hpp"
 
 namespace barracuda::geometry {
 
-namespace {
-template <class Inside>
-std::int64_t mark(const storage::Grid& g, std::vector<std::uint8_t>& kind, const Owners& owners, const Placement& at,
-                  Inside inside) {
+bool Body::contains(const Point& p) const {
+    switch (kind) {
+        case Kind::Box:
+            return p[0] >= min[0] && p[0] <= max[0] && p[1] >= min[1] && p[1] <= max[1] && p[2] >= min[2] &&
+                   p[2] <= max[2];
+        case Kind::Sphere: {
+            const double dx = p[0] - center[0], dy = p[1] - center[1], dz = p[2] - center[2];
+            return dx * dx + dy * dy + dz * dz <= radius * radius;
+        }
+        case Kind::Cylinder:
+        case Kind::Pipe: {
+            const auto a = std::size_t(axis);
+            double d2 = 0;
+            for (std::size_t b = 0; b < 3; ++b)
+                if (b != a) d2 += (p[b] - center[b]) * (p[b] - center[b]);
+            return (d2 > radius * radius) == (kind == Kind::Pipe) && p[a] >= min[a] && p[a] <= max[a];
+        }
+    }
+    return false;
+}
+
+bool Body::contains_wrapped(const Point& p, const std::array<int, 3>& wrap) const {
+    for (int i = -1; i <= 1; ++i)
+        for (int j = -1; j <= 1; ++j)
+            for (int k = -1; k <= 1; ++k) {
+                const int shift[3] = {i, j, k};
+                Point q = p;
+                bool used = true;
+                for (std::size_t a = 0; a < 3; ++a) {
+                    if (shift[a] != 0 && wrap[a] == 0) used = false;
+                    q[a] += shift[a] * wrap[a];
+                }
+                if (used && contains(q)) return true;
+            }
+    return false;
+}
+
+std::int64_t mark(const storage::Grid& g, const Body& body, std::vector<std::uint8_t>& kind, Owners owners,
+                  const Placement& at) {
     std::int64_t count = 0;
     for (int z = 0; z < g.n[2]; ++z)
         for (int y = 0; y < g.n[1]; ++y)
@@ -15,7 +52,7 @@ std::int64_t mark(const storage::Grid& g, std::vector<std::uint8_t>& kind, const
                 if (!g.holds(x, y, z)) continue;  // the other sub-lattice (D3Q13)
                 const storage::index_t c = g.index(x, y, z);
                 auto& k = kind[c];
-                if (k != boundary::Solid && inside(at.coordinate(0, x), at.coordinate(1, y), at.coordinate(2, z))) {
+                if (k != boundary::Solid && body.contains({at.coordinate(0, x), at.coordinate(1, y), at.coordinate(2, z)})) {
                     k = boundary::Solid;
                     if (owners.owner) (*owners.owner)[c] = owners.id;
                     ++count;
@@ -23,46 +60,19 @@ std::int64_t mark(const storage::Grid& g, std::vector<std::uint8_t>& kind, const
             }
     return count;
 }
-}  // namespace
 
-std::int64_t mark_box(const storage::Grid& g, const Point& lo, const Point& hi, std::vector<std::uint8_t>& kind,
-                      Owners owners, const Placement& at) {
-    return mark(g, kind, owners, at, [&](double x, double y, double z) {
-        return x >= lo[0] && x <= hi[0] && y >= lo[1] && y <= hi[1] && z >= lo[2] && z <= hi[2];
-    });
-}
-
-std::int64_t mark_sphere(const storage::Grid& g, const Point& c, double r, std::vector<std::uint8_t>& kind,
-                         Owners owners, const Placement& at) {
-    return mark(g, kind, owners, at, [&](double x, double y, double z) {
-        const double dx = x - c[0], dy = y - c[1], dz = z - c[2];
-        return dx * dx + dy * dy + dz * dz <= r * r;
-    });
-}
-
-namespace {
-/// Marks the points with lo <= x[axis] <= hi whose distance to the axis line through
-/// c is within r (a cylinder) or beyond it (a pipe's wall, `outside`).
-std::int64_t mark_around_axis(const storage::Grid& g, int axis, const Point& c, double r, double lo, double hi,
-                              bool outside, std::vector<std::uint8_t>& kind, Owners owners, const Placement& at) {
-    return mark(g, kind, owners, at, [&](double x, double y, double z) {
-        const double p[3] = {x, y, z};
-        double d2 = 0;
-        for (int a = 0; a < 3; ++a)
-            if (a != axis) d2 += (p[a] - c[a]) * (p[a] - c[a]);
-        return (d2 > r * r) == outside && p[axis] >= lo && p[axis] <= hi;
-    });
-}
-}  // namespace
-
-std::int64_t mark_cylinder(const storage::Grid& g, int axis, const Point& c, double r, double lo, double hi,
-                           std::vector<std::uint8_t>& kind, Owners owners, const Placement& at) {
-    return mark_around_axis(g, axis, c, r, lo, hi, false, kind, owners, at);
-}
-
-std::int64_t mark_pipe(const storage::Grid& g, int axis, const Point& c, double r, double lo, double hi,
-                       std::vector<std::uint8_t>& kind, Owners owners, const Placement& at) {
-    return mark_around_axis(g, axis, c, r, lo, hi, true, kind, owners, at);
+double wall_fraction(const Body& body, const Point& fluid, const Point& step, const std::array<int, 3>& wrap) {
+    auto at = [&](double t) { return Point{fluid[0] + t * step[0], fluid[1] + t * step[1], fluid[2] + t * step[2]}; };
+    double out = 0, in = 1;  // contains(at(out)) is false, contains(at(in)) true
+    for (int k = 0; k < 50; ++k) {
+        const double mid = 0.5 * (out + in);
+        (body.contains_wrapped(at(mid), wrap) ? in : out) = mid;
+    }
+    // Rounded to 2^-32 of the step: the points tested carry the rounding of their
+    // coordinates (1e-15 of 20 is 4e-15 of the step), and a surface through a link's
+    // midpoint must give exactly q = 1/2, i.e. half-way bounce-back.
+    constexpr double grain = 4294967296.0;
+    return std::round(in * grain) / grain;
 }
 
 }  // namespace barracuda::geometry

@@ -1,7 +1,9 @@
 // Solid obstacles -> node kinds. A node (at integer coordinates) is solid when
-// its position lies inside the shape, boundaries included; links from fluid
+// its position lies inside the shape, boundaries included. Links from fluid
 // nodes into solid ones are half-way bounce-back (kernel/stream_collide.hpp),
-// so the effective wall sits half a spacing outside the outermost solid node.
+// which puts the wall half a spacing outside the outermost solid node (a
+// staircase), or interpolated bounce-back (kernel/interpolated_wall.hpp), which
+// needs where the surface cuts each link: wall_fraction.
 #pragma once
 #include <array>
 #include <cstdint>
@@ -13,9 +15,26 @@ namespace barracuda::geometry {
 
 using Point = std::array<double, 3>;
 
-/// Which obstacle made each solid node solid: when given to the mark_* functions,
-/// owner[cell] = id for every node the call turns solid (a node already solid
-/// keeps its first owner). Host only, while force link lists are built.
+/// A solid shape. Box: min <= x <= max per axis. Sphere: |x - center| <= radius.
+/// Cylinder: distance to the axis line through `center` <= radius, and
+/// min[axis] <= x[axis] <= max[axis]. Pipe: the complement of the cylinder on the
+/// same extent (the wall of a tube whose inside is fluid).
+struct Body {
+    enum class Kind { Box, Sphere, Cylinder, Pipe };
+    Kind kind = Kind::Box;
+    Point min{}, max{}, center{};
+    double radius = 0;
+    int axis = 2;
+
+    bool contains(const Point& p) const;
+    /// contains() for p or any of its images one period away along the axes with
+    /// wrap[a] > 0 (the period): a body seen across a periodic face.
+    bool contains_wrapped(const Point& p, const std::array<int, 3>& wrap) const;
+};
+
+/// Which obstacle made each solid node solid: when given to mark(), owner[cell] = id
+/// for every node the call turns solid (a node already solid keeps its first owner).
+/// Host only, while link lists are built.
 struct Owners {
     std::vector<std::int32_t>* owner = nullptr;
     std::int32_t id = -1;
@@ -36,19 +55,15 @@ struct Placement {
     }
 };
 
-/// Marks every node with min <= x <= max (per axis) as solid; returns how many became solid.
-std::int64_t mark_box(const storage::Grid& g, const Point& min, const Point& max, std::vector<std::uint8_t>& kind,
-                      Owners owners = {}, const Placement& at = {});
-/// |x - center| <= radius.
-std::int64_t mark_sphere(const storage::Grid& g, const Point& center, double radius, std::vector<std::uint8_t>& kind,
-                         Owners owners = {}, const Placement& at = {});
-/// Distance to the axis line through `center` <= radius, and lo <= x[axis] <= hi.
-std::int64_t mark_cylinder(const storage::Grid& g, int axis, const Point& center, double radius, double lo,
-                           double hi, std::vector<std::uint8_t>& kind, Owners owners = {}, const Placement& at = {});
+/// Marks every node inside the body as solid; returns how many became solid.
+std::int64_t mark(const storage::Grid& g, const Body& body, std::vector<std::uint8_t>& kind, Owners owners = {},
+                  const Placement& at = {});
 
-/// The complement of a cylinder: distance to the axis line > radius (the wall of a
-/// tube whose inside is fluid), for lo <= x[axis] <= hi.
-std::int64_t mark_pipe(const storage::Grid& g, int axis, const Point& center, double radius, double lo, double hi,
-                       std::vector<std::uint8_t>& kind, Owners owners = {}, const Placement& at = {});
+/// Where the body's surface cuts the link from `fluid` (outside the body) to
+/// fluid + step (inside): the fraction q in (0, 1] of the step at which the link
+/// enters the body (Bouzidi et al. 2001's q). Found by bisection on
+/// contains_wrapped(), so every shape is treated alike; 50 halvings, then rounded
+/// to 2^-32 of the step.
+double wall_fraction(const Body& body, const Point& fluid, const Point& step, const std::array<int, 3>& wrap = {0, 0, 0});
 
 }  // namespace barracuda::geometry

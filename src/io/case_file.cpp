@@ -45,7 +45,7 @@ std::vector<std::string> known_keys() {
         for (const char* k : {"type", "method", "profile", "velocity", "density", "sponge.width", "sponge.strength",
                               "sponge.density", "sponge.velocity"})
             keys.push_back("boundary." + std::string(face) + "." + k);
-    for (const char* k : {"shape", "name", "min", "max", "center", "radius", "axis", "velocity"})
+    for (const char* k : {"shape", "name", "min", "max", "center", "radius", "axis", "velocity", "bounce_back"})
         keys.push_back(std::string("obstacle[].") + k);
     return keys;
 }
@@ -301,6 +301,11 @@ void read_obstacle(const Section& o, std::size_t index, const sim::CaseSpec& spe
     ob.shape = *shape;
     if (auto v = read_vector(o, "velocity")) ob.velocity = *v;
     ob.name = o.string("name").value_or("obstacle" + std::to_string(index));
+    // Half-way: the wall half a spacing beyond the last fluid node (a staircase on a
+    // curved surface); interpolated: at the surface's position on each link.
+    ob.interpolated = read_choice(o, "bounce_back", std::array<std::string_view, 2>{"half-way", "interpolated"},
+                                  std::array{false, true})
+                          .value_or(false);
 
     auto only = [&](std::initializer_list<const char*> keys, const char* shape_name, const char* takes) {
         for (const char* k : keys)

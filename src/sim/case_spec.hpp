@@ -59,6 +59,11 @@ struct Obstacle {
     /// Velocity of the obstacle's surface (a translating body or a wall sliding along
     /// itself, e.g. a pipe in a moving sphere's frame); zero: at rest.
     std::array<double, 3> velocity{0, 0, 0};
+    /// Links into the obstacle: half-way bounce-back (false: the wall half a spacing
+    /// beyond the last fluid node, a staircase), or interpolated bounce-back at the
+    /// surface's true position on each link (Bouzidi et al. 2001;
+    /// kernel/interpolated_wall.hpp).
+    bool interpolated = false;
     bool moving() const { return velocity[0] != 0 || velocity[1] != 0 || velocity[2] != 0; }
 };
 

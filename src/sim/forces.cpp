@@ -62,6 +62,19 @@ ForceLinkLists build(const storage::Grid& g, const std::vector<std::uint8_t>& ki
 
 }  // namespace
 
+std::vector<int> force_list_of(const CaseSpec& spec) {
+    // validate_case made the reported names unique.
+    const auto& names = spec.forces.obstacles;
+    std::vector<int> list_of(spec.obstacles.size(), -1);
+    for (std::size_t k = 0; k < names.size(); ++k)
+        for (std::size_t i = 0; i < spec.obstacles.size(); ++i)
+            if (spec.obstacles[i].name == names[k] && list_of[i] < 0) {
+                list_of[i] = int(k);
+                break;
+            }
+    return list_of;
+}
+
 ForceLinkLists force_links(const CaseSpec& spec, const std::vector<std::uint8_t>& kind,
                            const std::vector<std::int32_t>& owner) {
     return force_links(spec, kind, owner, parallel::Subdomain::whole(spec.size, spec.periodic));
@@ -70,14 +83,11 @@ ForceLinkLists force_links(const CaseSpec& spec, const std::vector<std::uint8_t>
 ForceLinkLists force_links(const CaseSpec& spec, const std::vector<std::uint8_t>& kind,
                            const std::vector<std::int32_t>& owner, const parallel::Subdomain& sub) {
     const auto& names = spec.forces.obstacles;
-    // Obstacle index -> its list (validate_case made the reported names unique).
-    std::vector<int> list_of(spec.obstacles.size(), -1);
-    for (std::size_t k = 0; k < names.size(); ++k)
-        for (std::size_t i = 0; i < spec.obstacles.size(); ++i)
-            if (spec.obstacles[i].name == names[k] && list_of[i] < 0) {
-                list_of[i] = int(k);
-                break;
-            }
+    // The links of an obstacle with interpolated bounce-back carry their force
+    // themselves (sim/wall_links.hpp).
+    std::vector<int> list_of = force_list_of(spec);
+    for (std::size_t i = 0; i < spec.obstacles.size(); ++i)
+        if (spec.obstacles[i].interpolated) list_of[i] = -1;
     auto grid = sub.local_grid();
     grid.half = spec.stores_half();
     return force_links(spec.model.lattice, grid, kind, owner, list_of, names.size(), sub.ghost_lo,

@@ -1,7 +1,9 @@
 // The link lists for obstacle forces (kernel/forces.hpp): for each obstacle
 // named in a case's [forces] table, the fluid cells next to it, each with the
 // mask of directions i whose link x -> x + c_i ends in a solid node of that
-// obstacle. Built once on the host; the engines keep only these lists.
+// obstacle. Built once on the host; the engines keep only these lists. Links
+// into obstacles with interpolated bounce-back are not listed: the wall pass
+// reports their momentum (kernel/interpolated_wall.hpp, sim/wall_links.hpp).
 #pragma once
 #include <cstdint>
 #include <vector>
@@ -14,6 +16,10 @@
 namespace barracuda::sim {
 
 using ForceLinkLists = std::vector<std::vector<kernel::ForceLink>>;
+
+/// For each obstacle of the case, the index of its list in the force report
+/// (spec.forces.obstacles), or -1 when its force is not reported.
+std::vector<int> force_list_of(const CaseSpec& spec);
 
 /// `kind` and `owner` are node_kinds(spec, &owner): owner[cell] is the index of the
 /// obstacle that made the node solid (the first one, where obstacles overlap), or -1.

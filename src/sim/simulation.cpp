@@ -14,6 +14,7 @@
 #include "parallel/halo.hpp"
 #include "sim/forces.hpp"
 #include "sim/validate.hpp"
+#include "sim/wall_links.hpp"
 
 namespace barracuda::sim {
 
@@ -69,20 +70,8 @@ std::vector<std::uint8_t> node_kinds_on(const CaseSpec& spec, const storage::Gri
     const auto at = placement_of(*sub);
     std::vector<std::uint8_t> kind(std::size_t(g.cells()), boundary::Fluid);
     if (owner) owner->assign(std::size_t(g.cells()), -1);
-    for (std::size_t i = 0; i < spec.obstacles.size(); ++i) {
-        const auto& o = spec.obstacles[i];
-        const geometry::Owners owners{owner, std::int32_t(i)};
-        switch (o.shape) {
-            case Obstacle::Shape::Box: geometry::mark_box(g, o.min, o.max, kind, owners, at); break;
-            case Obstacle::Shape::Sphere: geometry::mark_sphere(g, o.center, o.radius, kind, owners, at); break;
-            case Obstacle::Shape::Cylinder:
-                geometry::mark_cylinder(g, o.axis, o.center, o.radius, o.min[o.axis], o.max[o.axis], kind, owners, at);
-                break;
-            case Obstacle::Shape::Pipe:
-                geometry::mark_pipe(g, o.axis, o.center, o.radius, o.min[o.axis], o.max[o.axis], kind, owners, at);
-                break;
-        }
-    }
+    for (std::size_t i = 0; i < spec.obstacles.size(); ++i)
+        geometry::mark(g, body_of(spec.obstacles[i]), kind, {owner, std::int32_t(i)}, at);
     return kind;
 }
 }  // namespace
@@ -161,9 +150,13 @@ backend::EngineSetup engine_setup(const CaseSpec& spec, const parallel::Subdomai
         s.faces.extent[a] = spec.size[a];
         s.faces.whole_periodic[a] = spec.periodic[a];
     }
-    bool moving = false;
-    for (const auto& o : spec.obstacles) moving = moving || o.moving();
-    if (spec.forces.obstacles.empty() && !moving) {
+    bool moving = false, interpolated = false;
+    for (const auto& o : spec.obstacles) moving = moving || o.moving(), interpolated = interpolated || o.interpolated;
+    if (interpolated && sub->decomposed())
+        throw CaseError("obstacle[].bounce_back = \"interpolated\" is offered on one rank only (its links read "
+                        "populations across the subdomain faces after the exchange); run on one rank or use "
+                        "\"half-way\"");
+    if (spec.forces.obstacles.empty() && !moving && !interpolated) {
         s.node_kind = node_kinds(spec, nullptr, sub);
     } else {
         // The obstacle of each solid node is needed only while the link lists are built
@@ -171,6 +164,7 @@ backend::EngineSetup engine_setup(const CaseSpec& spec, const parallel::Subdomai
         std::vector<std::int32_t> owner;
         s.node_kind = node_kinds(spec, &owner, sub);
         if (!spec.forces.obstacles.empty()) s.force_links = force_links(spec, s.node_kind, owner, *sub);
+        if (interpolated) s.wall_links = wall_links(spec, s.grid, s.faces, s.node_kind, owner);
         // Moving obstacle m (1, 2, ...): its solid nodes carry m in the kind's upper bits,
         // its surface velocity goes to the face table (kernel/links.hpp).
         std::vector<int> slot(spec.obstacles.size(), 0);

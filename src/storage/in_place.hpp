@@ -59,6 +59,10 @@ struct InPlace {
         if (!is_odd() && fluid) return load<T>(f, i * cells + to);
         return load<T>(f, L::opposite(i) * cells + cell);
     }
+    /// Replaces what reflected(i, cell) reads, between steps (kernel/interpolated_wall.hpp).
+    BARRACUDA_HD void overwrite_reflected(int i, index_t cell, T v) const {
+        store_population(f, i * cells + cell, v, false, 0, i);
+    }
 };
 
 }  // namespace barracuda::storage

@@ -50,6 +50,11 @@ struct TwoCopy {
     }
     /// f*_i of the last completed step.
     BARRACUDA_HD T posted(int i, index_t cell, index_t, bool) const { return load<T>(src, i * cells + cell); }
+    /// Replaces what reflected(i, cell) reads, between steps (kernel/interpolated_wall.hpp):
+    /// src is read-only only while a step runs.
+    BARRACUDA_HD void overwrite_reflected(int i, index_t cell, T v) const {
+        store_population(const_cast<S*>(src), L::opposite(i) * cells + cell, v, false, 0, i);
+    }
 };
 
 }  // namespace barracuda::storage

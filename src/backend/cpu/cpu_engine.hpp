@@ -34,6 +34,7 @@ public:
           b_(two_copy ? std::size_t(L::Q) * cells_ : 0, S{}),
           class_(kernel::node_classes<L>(s)),
           border_(kernel::border_cells(class_)),
+          exchanged_(s.wall_links.size()),
           collision_(CollisionFactory<Collision>::make(s)) {
         for (int f = 0; f < 6; ++f) {
             face_values_[f] = s.face_values[f];
@@ -60,6 +61,7 @@ public:
             exchange();
             unpack(a_);
         }
+        apply_walls();
     }
 
     void set_face_values(int face, const std::vector<double>& values) override {
@@ -89,6 +91,7 @@ public:
             if constexpr (two_copy) a_.swap(b_);
             else odd_ = !odd_;
             ++clock_;
+            apply_walls();
         }
     }
 
@@ -108,7 +111,9 @@ public:
     void populations(std::vector<double>& f) override { posted_populations<L>(make_gather(), f); }
 
     std::vector<ForceSum> obstacle_force_sums() override {
-        return exchange_forces<L>(make_gather(), setup_.force_links);
+        auto out = exchange_forces<L>(make_gather(), setup_.force_links);
+        add_wall_forces<L>(setup_.wall_links, exchanged_.data(), out);
+        return out;
     }
 
     Observation observe(double lo, double hi, bool track_change) override {
@@ -180,6 +185,15 @@ private:
         parallel::Comm::world().wait();
     }
 
+    /// Interpolated bounce-back after a step (kernel/interpolated_wall.hpp).
+    void apply_walls() {
+        const auto n = std::int64_t(setup_.wall_links.size());
+        if (n == 0) return;
+        const kernel::InterpolatedWall<L, Store> w{make_store(), setup_.wall_links.data(), exchanged_.data()};
+#pragma omp parallel for schedule(static)
+        for (std::int64_t k = 0; k < n; ++k) w.apply(k);
+    }
+
     /// The store the next step reads and writes.
     Store make_store() const {
         S* a = const_cast<S*>(a_.data());
@@ -215,6 +229,7 @@ private:
     bool odd_ = false;         // in-place: parity of the next step
     std::uint32_t clock_ = 0;  // steps since initialisation (stochastic FP16 rounding)
     std::vector<T> prev_u_;
+    std::vector<double> exchanged_;  // per wall link: the momentum of its last step (kernel/interpolated_wall.hpp)
     std::array<std::vector<double>, 6> face_values_;  // boundary::FaceTable::values
     Collision collision_;
 };

@@ -128,6 +128,13 @@ __global__ void __launch_bounds__(block_size)
     }
 }
 
+// Interpolated bounce-back over the wall links after a step (kernel/interpolated_wall.hpp).
+template <class W>
+__global__ void __launch_bounds__(block_size) wall_kernel(const __grid_constant__ W w, storage::index_t count) {
+    const storage::index_t k = storage::index_t(blockIdx.x) * blockDim.x + threadIdx.x;
+    if (k < count) w.apply(k);
+}
+
 // Advances the step clock of stochastic FP16 rounding (part of each captured step).
 static __global__ void tick_kernel(std::uint32_t* clock) { ++*clock; }  // one per translation unit
 
@@ -177,6 +184,13 @@ public:
             check(cudaMemcpy(boundary_cells_.get(), list.data(), list.size() * sizeof(list[0]), cudaMemcpyHostToDevice),
                   "copy boundary cell list");
         upload_force_links();
+        if (!s.wall_links.empty()) {
+            wall_links_ = DeviceArray<kernel::WallLink>(s.wall_links.size());
+            exchanged_ = DeviceArray<double>(s.wall_links.size());
+            check(cudaMemcpy(wall_links_.get(), s.wall_links.data(), s.wall_links.size() * sizeof(kernel::WallLink),
+                             cudaMemcpyHostToDevice),
+                  "copy wall links");
+        }
         for (int f = 0; f < 6; ++f) {
             if (s.face_values[f].empty()) continue;
             face_values_[f] = DeviceArray<double>(s.face_values[f].size());
@@ -224,6 +238,8 @@ public:
         if constexpr (two_copy)
             check(cudaMemcpy(b_.get(), f.data(), f.size() * sizeof(S), cudaMemcpyHostToDevice), "upload populations");
         exchange_initial();
+        launch_walls();
+        check(cudaStreamSynchronize(stream_), "wall_kernel");
     }
 
     void initialize_uniform(double rho, const std::array<double, 3>& u) override {
@@ -240,6 +256,8 @@ public:
                   "copy populations");
         check(cudaStreamSynchronize(stream_), "uniform_kernel");
         exchange_initial();
+        launch_walls();
+        check(cudaStreamSynchronize(stream_), "wall_kernel");
     }
 
     /// Steps in batches captured once as a CUDA graph (one launch per batch), so
@@ -287,7 +305,13 @@ public:
     std::vector<ForceSum> obstacle_force_sums() override {
         const int n = int(setup_.force_links.size());
         std::vector<ForceSum> out(static_cast<std::size_t>(n));
-        if (force_links_.size() == 0) return out;  // no obstacle has a link
+        if (exchanged_.size() > 0) {  // the wall pass's momenta, added up on the host as on the CPU
+            std::vector<double> h(exchanged_.size());
+            check(cudaMemcpy(h.data(), exchanged_.get(), h.size() * sizeof(double), cudaMemcpyDeviceToHost),
+                  "download wall momenta");
+            add_wall_forces<L>(setup_.wall_links, h.data(), out);
+        }
+        if (force_links_.size() == 0) return out;  // no obstacle has a half-way link
         const dim3 grid(force_blocks_, unsigned(std::min(n, 65535)));
         force_kernel<L><<<grid, block_size, 0, stream_>>>(make_gather(), force_links_.get(), force_offsets_.get(), n,
                                                           force_partials_.get());
@@ -541,6 +565,7 @@ private:
             else launch_update(make_kernel().template fixed<0>());
         }
         advance();
+        launch_walls();
     }
     template <class K>
     void launch_update(const K& k) {
@@ -552,6 +577,13 @@ private:
             boundary_kernel<<<bb, update_block_size, 0, stream_>>>(k, boundary_cells_.get(), count);
         }
         if constexpr (sizeof(S) == 2) tick_kernel<<<1, 1, 0, stream_>>>(clock_.get());
+    }
+    /// Interpolated bounce-back through the store of the next step: after advance().
+    void launch_walls() {
+        const auto count = storage::index_t(wall_links_.size());
+        if (count == 0) return;
+        const kernel::InterpolatedWall<L, Store> w{make_store(), wall_links_.get(), exchanged_.get()};
+        wall_kernel<<<blocks_for(count), block_size, 0, stream_>>>(w, count);
     }
     void advance() {
         if constexpr (two_copy) {
@@ -611,6 +643,8 @@ private:
     DeviceArray<kernel::ForceLink> force_links_;     // every obstacle's links, one after another
     DeviceArray<storage::index_t> force_offsets_;    // obstacle k: [offsets[k], offsets[k + 1])
     DeviceArray<kernel::FixedSum> force_partials_;   // [obstacle][block][axis]
+    DeviceArray<kernel::WallLink> wall_links_;       // interpolated bounce-back (kernel/interpolated_wall.hpp)
+    DeviceArray<double> exchanged_;                  // per wall link: the momentum of its last step
     DeviceArray<storage::index_t> border_cells_;     // a subdomain's Border cells
     DeviceArray<storage::index_t> send_at_, recv_at_;  // halo offsets, all messages one after another
     DeviceArray<S> send_buf_, recv_buf_;

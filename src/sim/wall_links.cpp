@@ -1,0 +1,106 @@
+#include "sim/wall_links.hpp"
+
+#include <algorithm>
+#include <limits>
+
+#include "boundary/bounce_back.hpp"
+#include "kernel/links.hpp"
+#include "lattice/lattice.hpp"
+#include "sim/forces.hpp"
+
+namespace barracuda::sim {
+
+geometry::Body body_of(const Obstacle& o) {
+    using K = geometry::Body::Kind;
+    geometry::Body b;
+    b.kind = o.shape == Obstacle::Shape::Box        ? K::Box
+             : o.shape == Obstacle::Shape::Sphere   ? K::Sphere
+             : o.shape == Obstacle::Shape::Cylinder ? K::Cylinder
+                                                    : K::Pipe;
+    b.min = o.min, b.max = o.max, b.center = o.center;
+    b.radius = o.radius;
+    b.axis = o.axis;
+    return b;
+}
+
+namespace {
+
+template <class L>
+std::vector<kernel::WallLink> build(const CaseSpec& spec, const storage::Grid& g, const boundary::FaceTable& faces,
+                                    const std::vector<std::uint8_t>& kind, const std::vector<std::int32_t>& owner) {
+    const std::vector<int> list_of = force_list_of(spec);
+    // A body over every node along a periodic axis spans the period: the node set
+    // cannot tell it from an endless one, and the user means that one (a plate
+    // over 0..n-1 of a periodic channel, not a plate with a gap from n-1 to n).
+    std::vector<geometry::Body> bodies;
+    for (const auto& o : spec.obstacles) {
+        geometry::Body b = body_of(o);
+        for (std::size_t a = 0; a < 3; ++a) {
+            const bool along = b.kind == geometry::Body::Kind::Box || (b.kind != geometry::Body::Kind::Sphere && int(a) == b.axis);
+            if (along && g.periodic[a] && b.min[a] <= 0 && b.max[a] >= g.n[a] - 1) {
+                b.min[a] = -std::numeric_limits<double>::infinity();
+                b.max[a] = std::numeric_limits<double>::infinity();
+            }
+        }
+        bodies.push_back(b);
+    }
+    std::array<int, 3> wrap{0, 0, 0};  // the period along periodic axes
+    for (std::size_t a = 0; a < 3; ++a)
+        if (g.periodic[a]) wrap[a] = g.n[a];
+    std::vector<kernel::WallLink> out;
+    for (int z = 0; z < g.n[2]; ++z)
+        for (int y = 0; y < g.n[1]; ++y)
+            for (int x = 0; x < g.n[0]; ++x) {
+                if (!g.holds(x, y, z)) continue;  // the other sub-lattice (D3Q13)
+                const storage::index_t cell = g.index(x, y, z);
+                if (kernel::path_of(kind[cell]) == kernel::Solid) continue;
+                const int pos[3] = {x, y, z};
+                for (int i = 1; i < L::Q; ++i) {
+                    // The solid end x + c_i, wrapped on periodic axes; a link across another
+                    // face is a wall or open link (kernel/links.hpp).
+                    int t[3];
+                    bool inside = true;
+                    for (int a = 0; a < 3; ++a) {
+                        t[a] = pos[a] + L::c(i, a);
+                        if (t[a] < 0 || t[a] >= g.n[a]) {
+                            if (!g.periodic[a]) inside = false;
+                            else t[a] += t[a] < 0 ? g.n[a] : -g.n[a];
+                        }
+                    }
+                    if (!inside) continue;
+                    const storage::index_t solid = g.index(t[0], t[1], t[2]);
+                    if (kernel::path_of(kind[solid]) != kernel::Solid || owner[solid] < 0) continue;
+                    const auto o = std::size_t(owner[solid]);
+                    if (!spec.obstacles[o].interpolated) continue;
+                    // A start inside the body (another obstacle's fluid pocket, say) has no
+                    // entry point: half-way.
+                    const geometry::Point start{double(x), double(y), double(z)};
+                    const geometry::Point step{double(L::c(i, 0)), double(L::c(i, 1)), double(L::c(i, 2))};
+                    const double q = bodies[o].contains_wrapped(start, wrap)
+                                         ? 0.5
+                                         : geometry::wall_fraction(bodies[o], start, step, wrap);
+                    const kernel::LinkSource src = kernel::link_source<L>(g, faces, kind.data(), pos, i);
+                    double velocity[3];
+                    for (std::size_t a = 0; a < 3; ++a) velocity[a] = spec.obstacles[o].velocity[a];
+                    kernel::WallLink l{};
+                    l.cell = cell;
+                    l.from = src.kind == kernel::LinkKind::Streamed ? src.from : -1;
+                    l.q = q;
+                    l.term = boundary::moving_wall_term<L, double>(L::opposite(i), velocity);
+                    l.dir = i;
+                    l.list = list_of[o];
+                    out.push_back(l);
+                }
+            }
+    return out;  // in cell order, as visited
+}
+
+}  // namespace
+
+std::vector<kernel::WallLink> wall_links(const CaseSpec& spec, const storage::Grid& grid,
+                                         const boundary::FaceTable& faces, const std::vector<std::uint8_t>& kind,
+                                         const std::vector<std::int32_t>& owner) {
+    return lattice::visit(spec.model.lattice, [&](auto lat) { return build<decltype(lat)>(spec, grid, faces, kind, owner); });
+}
+
+}  // namespace barracuda::sim
