@@ -43,6 +43,23 @@ TEST(InterpolatedWall, WallFractionOfASphereIsTheRaysEntry) {
     }
 }
 
+// A link that clips the rim of a pipe's end, crosses its hole and enters the wall
+// again: q is the first entry (the end plane z = 10 at t = 0.1), not the second (t = 0.9).
+TEST(InterpolatedWall, WallFractionIsTheFirstEntry) {
+    geometry::Body pipe;
+    pipe.kind = geometry::Body::Kind::Pipe;
+    pipe.axis = 2;
+    pipe.center = {0, 0, 0};
+    pipe.radius = 0.3;
+    pipe.min = {0, 0, 0};
+    pipe.max = {0, 0, 10};
+    const geometry::Point p{0.6, 0, 10.1}, s{-1, 0, -1};
+    ASSERT_FALSE(pipe.contains(p));
+    ASSERT_TRUE(pipe.contains({p[0] + s[0], p[1] + s[1], p[2] + s[2]}));
+    ASSERT_FALSE(pipe.contains({0.1, 0, 9.6}));  // the hole, half-way along
+    EXPECT_NEAR(geometry::wall_fraction(pipe, p, s), 0.1, 1e-9);
+}
+
 /// A channel along x (periodic) between two plates, box obstacles whose surfaces lie
 /// at y = lo and y = hi (off the lattice), the upper one sliding at `top` along x.
 sim::CaseSpec plates(lattice::Kind lat, physics::CollisionKind col, storage::Pattern pattern, double lo, double hi,

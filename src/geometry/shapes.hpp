@@ -61,9 +61,9 @@ std::int64_t mark(const storage::Grid& g, const Body& body, std::vector<std::uin
 
 /// Where the body's surface cuts the link from `fluid` (outside the body) to
 /// fluid + step (inside): the fraction q in (0, 1] of the step at which the link
-/// enters the body (Bouzidi et al. 2001's q). Found by bisection on
-/// contains_wrapped(), so every shape is treated alike; 50 halvings, then rounded
-/// to 2^-32 of the step.
+/// first enters the body (Bouzidi et al. 2001's q). Found from contains_wrapped()
+/// alone, so every shape is treated alike: the first of 64 points along the link
+/// that is inside, then 50 halvings before it, rounded to 2^-32 of the step.
 double wall_fraction(const Body& body, const Point& fluid, const Point& step, const std::array<int, 3>& wrap = {0, 0, 0});
 
 }  // namespace barracuda::geometry

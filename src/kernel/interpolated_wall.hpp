@@ -23,6 +23,9 @@
 // populations streaming between fluid nodes, which no link of the pass writes, so
 // links may run in any order, in parallel.
 //
+// Output of populations (Engine::populations) reads, for these links, the slot the
+// pass rewrote: the returning value (less B) rather than f*_i itself.
+//
 // Forces: the momentum the link hands the obstacle is V c_i (f*_i(x_f) +
 // f_opp(i)(x_f, t+1)) (kernel/forces.hpp with the returning value no longer equal
 // to the leaving one); the pass keeps that sum per link for the force report.

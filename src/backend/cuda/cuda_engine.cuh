@@ -190,6 +190,8 @@ public:
             check(cudaMemcpy(wall_links_.get(), s.wall_links.data(), s.wall_links.size() * sizeof(kernel::WallLink),
                              cudaMemcpyHostToDevice),
                   "copy wall links");
+            // Forces read before the first initialisation are zero, as on the CPU.
+            check(cudaMemset(exchanged_.get(), 0, s.wall_links.size() * sizeof(double)), "cudaMemset");
         }
         for (int f = 0; f < 6; ++f) {
             if (s.face_values[f].empty()) continue;
