@@ -1,6 +1,5 @@
 #include "sim/wall_links.hpp"
 
-#include <algorithm>
 #include <limits>
 
 #include "boundary/bounce_back.hpp"
@@ -56,21 +55,11 @@ std::vector<kernel::WallLink> build(const CaseSpec& spec, const storage::Grid& g
                 if (kernel::path_of(kind[cell]) == kernel::Solid) continue;
                 const int pos[3] = {x, y, z};
                 for (int i = 1; i < L::Q; ++i) {
-                    // The solid end x + c_i, wrapped on periodic axes; a link across another
-                    // face is a wall or open link (kernel/links.hpp).
-                    int t[3];
-                    bool inside = true;
-                    for (int a = 0; a < 3; ++a) {
-                        t[a] = pos[a] + L::c(i, a);
-                        if (t[a] < 0 || t[a] >= g.n[a]) {
-                            if (!g.periodic[a]) inside = false;
-                            else t[a] += t[a] < 0 ? g.n[a] : -g.n[a];
-                        }
-                    }
-                    if (!inside) continue;
-                    const storage::index_t solid = g.index(t[0], t[1], t[2]);
-                    if (kernel::path_of(kind[solid]) != kernel::Solid || owner[solid] < 0) continue;
-                    const auto o = std::size_t(owner[solid]);
+                    // The solid end x + c_i is the source of the opposite link (wrapped on
+                    // periodic axes; a link across another face is a wall or open link).
+                    const kernel::LinkSource end = kernel::link_source<L>(g, faces, kind.data(), pos, L::opposite(i));
+                    if (end.kind != kernel::LinkKind::SolidNode || owner[end.from] < 0) continue;
+                    const auto o = std::size_t(owner[end.from]);
                     if (!spec.obstacles[o].interpolated) continue;
                     // A start inside the body (another obstacle's fluid pocket, say) has no
                     // entry point: half-way.
