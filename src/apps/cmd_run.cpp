@@ -36,9 +36,9 @@ public:
         const bool last = p.step == p.total;
         if (!tty_ && !last && now - last_print_ < std::chrono::seconds(5)) return;
         last_print_ = now;
-        std::fprintf(stderr, "%sstep %lld/%lld  %.1f MLUPS  ETA %s  max|u| %.4g%s", tty_ ? "\r\033[K" : "",
+        std::fprintf(stderr, "%sstep %lld/%lld  %.1f MLUPS  ETA %s  max|u| %.4g  mean rho %.7f%s", tty_ ? "\r\033[K" : "",
                      static_cast<long long>(p.step), static_cast<long long>(p.total), p.mlups,
-                     format_duration(p.eta_seconds).c_str(), p.u_max, tty_ ? "" : "\n");
+                     format_duration(p.eta_seconds).c_str(), p.u_max, p.mean_density, tty_ ? "" : "\n");
         std::fflush(stderr);
         printed_ = true;
     }
@@ -109,7 +109,7 @@ int run_command(const RunOptions& options) {
         std::cout << "done: " << r.steps << " steps" << (r.steady ? " (steady state reached)" : "") << " in "
                   << format_duration(r.wall_seconds) << " (" << r.wall_seconds << " s), " << r.mlups << " MLUPS\n"
                   << "max |u| = " << r.last.u_max << ", density in [" << r.last.rho_min << ", " << r.last.rho_max
-                  << "]\n"
+                  << "], mean over the fluid " << r.last.mean_density() << "\n"
                   << "output: " << writer.directory().path.string() << " ("
                   << (comm.size() > 1 ? "rank 0: " : "") << writer.files().size()
                   << " files; open fields.pvd in ParaView";

@@ -51,6 +51,9 @@ CaseReport run_case(const validate::Case& c, const validate::Context& ctx, const
         bool ok = !r.outcome.comparisons.empty();
         for (const auto& x : r.outcome.comparisons) ok = ok && x.pass();
         r.status = ok ? CaseReport::Status::Pass : CaseReport::Status::Fail;
+    } catch (const validate::Stopped& e) {  // --stop-after: the checkpoint holds the run, no result yet
+        r.status = CaseReport::Status::NotRun;
+        r.message = e.what();
     } catch (const std::exception& e) {  // a divergence, a refused case, no memory: the case failed to run
         r.status = CaseReport::Status::Error;
         r.message = e.what();
@@ -86,6 +89,15 @@ int validate_command(const ValidateOptions& o) {
 
     validate::Context ctx;
     ctx.variant = o.full ? validate::Variant::Full : validate::Variant::Short;
+    ctx.checkpoints = o.checkpoints;
+    if (o.stop_after > 0) {
+        if (o.checkpoints.empty()) {
+            std::cerr << "error: --stop-after " << o.stop_after << " needs --checkpoint DIR (where the run goes on from)\n";
+            return UsageError;
+        }
+        ctx.deadline = std::chrono::steady_clock::now() +
+                       std::chrono::duration_cast<std::chrono::steady_clock::duration>(std::chrono::duration<double>(o.stop_after));
+    }
     try {
         ctx.backend = sim::resolve_backend(o.backend == "cpu"    ? sim::BackendChoice::Cpu
                                            : o.backend == "cuda" ? sim::BackendChoice::Cuda

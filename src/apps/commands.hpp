@@ -45,6 +45,8 @@ struct ValidateOptions {
     std::string out = "validation-out";
     std::string backend = "auto";
     bool list = false, quiet = false;
+    std::string checkpoints;   // --checkpoint DIR: long runs keep their state there and go on from it
+    double stop_after = 0;     // --stop-after SECONDS: long runs save and stop past this time (0: never)
     std::string command_line;  // as typed, for the report
 };
 int validate_command(const ValidateOptions& options);

@@ -102,6 +102,12 @@ int run_main(int argc, char** argv) {
     val_cmd->add_flag("--full", val.full, "The full variants at the papers' resolution (for a GPU)")->excludes(short_flag);
     val_cmd->add_option("--out", val.out, "Report directory (default validation-out; never overwritten)");
     val_cmd->add_option("--backend", val.backend, "auto, cpu or cuda")->check(CLI::IsMember({"auto", "cpu", "cuda"}));
+    val_cmd->add_option("--checkpoint", val.checkpoints,
+                        "Directory where long runs keep checkpoints and from which they go on when run again");
+    val_cmd->add_option("--stop-after", val.stop_after,
+                        "Seconds after which a long run saves its checkpoint and stops (not a result: the same "
+                        "command goes on); needs --checkpoint")
+        ->check(CLI::PositiveNumber);
     val_cmd->add_flag("--list", val.list, "List the cases and exit");
     val_cmd->add_flag("-q,--quiet", val.quiet, "No progress lines");
 

@@ -66,6 +66,21 @@ struct Observation {
     double bad_speed = 0;        // |u| at bad_cell
     double change_l2 = 0;        // sqrt(sum |u - u_prev|^2) since the previous observation (if tracked)
     double norm_l2 = 0;          // sqrt(sum |u|^2)
+    double mass = 0;             // sum of rho over the fluid cells (D3Q13: its pressure density 3 p)
+    std::int64_t fluid_cells = 0;
+    double mean_density() const { return fluid_cells > 0 ? mass / double(fluid_cells) : 0; }
+};
+
+/// What the next step starts from, for a checkpoint (io/checkpoint.hpp): the
+/// populations it reads, raw in the storage precision (ghost layers included);
+/// the in-place pattern's parity; the step clock of FP16's stochastic rounding;
+/// the interpolated walls' momenta of the last step (their force).
+struct EngineState {
+    std::string engine;  // Engine::description() of the engine that saved it
+    std::vector<std::uint8_t> populations;
+    bool odd = false;
+    std::uint32_t clock = 0;
+    std::vector<double> wall_momenta;
 };
 
 class Engine {
@@ -112,6 +127,11 @@ public:
             for (std::size_t a = 0; a < 3; ++a) out[k][a] = sums[k][a].value();
         return out;
     }
+    /// The state after the last completed step.
+    virtual EngineState save_state() = 0;
+    /// Continues from a saved state: bit for bit the run that saved it. Throws CaseError
+    /// when it comes from another engine (lattice, model, precision, pattern, grid).
+    virtual void restore_state(const EngineState& state) = 0;
     /// Bytes moved per cell update by the stream-collide kernel (populations + node kind).
     virtual std::int64_t bytes_per_cell_update() const = 0;
     virtual std::int64_t cells() const = 0;

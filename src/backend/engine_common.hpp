@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "backend/engine.hpp"
+#include "common/error.hpp"
 #include "kernel/forces.hpp"
 #include "kernel/links.hpp"
 #include "kernel/observe.hpp"
@@ -118,6 +119,25 @@ void add_wall_forces(const std::vector<kernel::WallLink>& links, const double* e
     }
 }
 
+/// What a saved EngineState must match to be restored: the model and storage and the
+/// grid, not the backend (the layout is the same on both: a CPU run may go on on a GPU).
+template <class L, class Eq, class Store>
+std::string state_key(const EngineSetup& s) {
+    return describe<L, Eq, Store>("", s).substr(1) + " " + std::to_string(s.grid.n[0]) + "x" +
+           std::to_string(s.grid.n[1]) + "x" + std::to_string(s.grid.n[2]);
+}
+
+/// Engine::restore_state's precondition: a state of this engine, with its sizes.
+inline void check_state(const EngineState& st, const std::string& key, std::size_t population_bytes,
+                        std::size_t wall_links) {
+    if (st.engine != key)
+        throw CaseError("checkpoint: saved by \"" + st.engine + "\", this run is \"" + key + "\"");
+    if (st.populations.size() != population_bytes || st.wall_momenta.size() != wall_links)
+        throw CaseError("checkpoint: " + std::to_string(st.populations.size()) + " population bytes and " +
+                        std::to_string(st.wall_momenta.size()) + " wall links, this run has " +
+                        std::to_string(population_bytes) + " and " + std::to_string(wall_links));
+}
+
 /// Engine::set_face_values's precondition: the face has expression values of this size.
 inline void check_face_values(std::size_t held, int face, const std::vector<double>& values) {
     if (held == 0 || values.size() != held)
@@ -130,6 +150,7 @@ inline Observation observation_from(const kernel::Partial& p) {
     Observation o;
     o.rho_min = p.rho_min, o.rho_max = p.rho_max, o.u_max = std::sqrt(p.u2_max);
     o.change_l2 = std::sqrt(p.change2), o.norm_l2 = std::sqrt(p.norm2);
+    o.mass = p.mass, o.fluid_cells = p.fluid;
     if (p.bad_cell != INT64_MAX) o.bad_cell = p.bad_cell;
     return o;
 }

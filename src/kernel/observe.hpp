@@ -10,8 +10,16 @@ namespace barracuda::kernel {
 struct Partial {
     double rho_min, rho_max, u2_max, change2, norm2;
     std::int64_t bad_cell;  // smallest bad cell index, or INT64_MAX
+    double mass;            // sum of rho over the fluid cells
+    std::int64_t fluid;     // their number
 
-    BARRACUDA_HD static Partial identity() { return {1e300, -1e300, 0.0, 0.0, 0.0, INT64_MAX}; }
+    BARRACUDA_HD static Partial identity() { return {1e300, -1e300, 0.0, 0.0, 0.0, INT64_MAX, 0.0, 0}; }
+
+    /// A fluid cell's density into the mass (solid cells report rho = 1 and are left out).
+    BARRACUDA_HD void add_fluid(double rho) {
+        mass += rho;
+        ++fluid;
+    }
 
     BARRACUDA_HD void add_cell(std::int64_t cell, double rho, double ux, double uy, double uz, double lo, double hi) {
         const double u2 = ux * ux + uy * uy + uz * uz;
@@ -36,6 +44,8 @@ struct Partial {
         change2 += o.change2;
         norm2 += o.norm2;
         bad_cell = o.bad_cell < bad_cell ? o.bad_cell : bad_cell;
+        mass += o.mass;
+        fluid += o.fluid;
     }
 };
 

@@ -386,6 +386,7 @@ Observation Simulation::observe_all(bool track_change) {
         t.rho_max = std::max(t.rho_max, q.rho_max);
         t.u_max = std::max(t.u_max, q.u_max);
         change2 += q.change_l2 * q.change_l2;
+        t.mass += q.mass, t.fluid_cells += q.fluid_cells;
         norm2 += q.norm_l2 * q.norm_l2;
         if (q.bad_cell >= 0 && (t.bad_cell < 0 || q.bad_cell < t.bad_cell))
             t.bad_cell = q.bad_cell, t.bad_density = q.bad_density, t.bad_speed = q.bad_speed;
@@ -513,6 +514,7 @@ RunResult Simulation::run(OutputSink* sink, const std::function<void(const Progr
                 p.mlups = s > 0 ? double(step) * double(spec_.stored_nodes()) / s / 1e6 : 0;
                 p.eta_seconds = step > 0 ? s / double(step) * double(run.steps - step) : 0;
                 p.u_max = o.u_max;
+                p.mean_density = o.mean_density();
                 progress(p);
             }
         }

@@ -18,7 +18,7 @@ namespace barracuda::sim {
 
 struct Progress {
     std::int64_t step = 0, total = 0;
-    double mlups = 0, eta_seconds = 0, u_max = 0;
+    double mlups = 0, eta_seconds = 0, u_max = 0, mean_density = 0;
 };
 
 using backend::Observation;
@@ -86,6 +86,12 @@ public:
     void advance(std::int64_t steps);
     /// Steps advanced since the simulation was created.
     std::int64_t time() const { return time_; }
+    /// Goes on from a state saved at `time` by engine().save_state() (io/checkpoint.hpp);
+    /// time-dependent faces take their values at the next steps' times.
+    void restore(std::int64_t time, const backend::EngineState& state) {
+        engine_->restore_state(state);
+        time_ = time;
+    }
 
     backend::Engine& engine() { return *engine_; }
     BackendChoice backend() const { return backend_; }

@@ -8,9 +8,11 @@
 // engine choice) and returns comparisons against a published or analytic
 // reference, each with its tolerance, plus the panels of one plot.
 #pragma once
+#include <chrono>
 #include <cmath>
 #include <filesystem>
 #include <functional>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -26,7 +28,19 @@ struct Context {
     sim::BackendChoice backend = sim::BackendChoice::Auto;
     /// A progress line for the terminal (one per run inside the case).
     std::function<void(const std::string&)> log = [](const std::string&) {};
+    /// Where the long runs keep checkpoints (`--checkpoint DIR`) and from which they go on
+    /// when run again; empty: none. The report is the same with or without stops.
+    std::filesystem::path checkpoints;
+    /// `--stop-after`: a long run that passes this time saves its checkpoint and throws
+    /// Stopped; the same command goes on from there.
+    std::chrono::steady_clock::time_point deadline = std::chrono::steady_clock::time_point::max();
+    bool past_deadline() const { return std::chrono::steady_clock::now() > deadline; }
     bool full() const { return variant == Variant::Full; }
+};
+
+/// A run that stopped at Context::deadline after saving its checkpoint: not a result.
+struct Stopped : std::runtime_error {
+    using std::runtime_error::runtime_error;
 };
 
 /// One checked number: |error| <= tolerance passes.

@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "common/error.hpp"
+#include "io/checkpoint.hpp"
 #include "sim/validate.hpp"
 
 namespace barracuda::validate {
@@ -38,6 +39,27 @@ sim::CaseSpec lid_driven_cavity(lattice::Kind lattice, int n, double reynolds, d
     s.faces[boundary::YMax].type = boundary::FaceType::MovingWall;
     s.faces[boundary::YMax].velocity = {lid_speed, 0, 0};
     return s;
+}
+
+RunCheckpoint::RunCheckpoint(const Context& ctx, const std::string& name) {
+    if (!ctx.checkpoints.empty()) path = ctx.checkpoints / (name + ".checkpoint");
+}
+
+bool RunCheckpoint::resume(sim::Simulation& s, std::vector<double>& values) const {
+    if (path.empty()) return false;
+    auto c = io::read_checkpoint(path);
+    if (!c) return false;
+    s.restore(c->time, c->state);
+    values = std::move(c->values);
+    return true;
+}
+
+void RunCheckpoint::save(sim::Simulation& s, const std::vector<double>& values) const {
+    if (path.empty()) return;
+    std::error_code ec;
+    std::filesystem::create_directories(path.parent_path(), ec);
+    if (ec) throw OutputError("cannot create " + path.parent_path().string() + ": " + ec.message());
+    io::write_checkpoint(path, {s.time(), s.engine().save_state(), values});
 }
 
 void check_state(sim::Simulation& s, const std::string& what) {

@@ -32,6 +32,16 @@ struct SteadyRun {
 /// `max_steps`. Throws DivergenceError as a run does.
 SteadyRun run_to_steady(sim::Simulation& s, double tolerance, std::int64_t interval, std::int64_t max_steps);
 
+/// A long run's checkpoint in ctx.checkpoints (none when that is empty), named
+/// `name`: the simulation's state and the caller's values (running sums, a series).
+struct RunCheckpoint {
+    std::filesystem::path path;  // empty: checkpoints off
+    RunCheckpoint(const Context& ctx, const std::string& name);
+    /// Restores s and values from the file if there is one; returns whether it did.
+    bool resume(sim::Simulation& s, std::vector<double>& values) const;
+    void save(sim::Simulation& s, const std::vector<double>& values) const;
+};
+
 /// Throws DivergenceError when the state holds NaN/Inf or a density outside [0.5, 2].
 void check_state(sim::Simulation& s, const std::string& what);
 

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <cstring>
 #include <vector>
 
 #include "backend/dispatch.hpp"
@@ -80,7 +81,7 @@ public:
                 // is updated (seed 003 §3.6). The sweep skips the Border cells.
                 const auto nb = std::int64_t(border_.size());
 #pragma omp parallel for schedule(static)
-                for (std::int64_t j = 0; j < nb; ++j) k.update_border(border_[std::size_t(j)]);
+                for (std::int64_t j = 0; j < nb; ++j) k.update_boundary(border_[std::size_t(j)]);
                 pack(b_);
                 start_exchange();
 #pragma omp parallel for schedule(static)
@@ -129,6 +130,7 @@ public:
                 T r, v[3];
                 k.macroscopic(c, r, v);
                 p.add_cell(c, r, v[0], v[1], v[2], lo, hi);
+                if (kernel::path_of(class_[std::size_t(c)]) != kernel::Solid) p.add_fluid(double(r));
                 if (track_change) {
                     T* pu = &prev_u_[3 * c];
                     p.add_change(double(v[0] - pu[0]), double(v[1] - pu[1]), double(v[2] - pu[2]));
@@ -146,6 +148,25 @@ public:
             o.bad_speed = std::sqrt(double(v[0]) * v[0] + double(v[1]) * v[1] + double(v[2]) * v[2]);
         }
         return o;
+    }
+
+    EngineState save_state() override {
+        EngineState st;
+        st.engine = state_key<L, Eq, Store>(setup_);
+        const auto* bytes = reinterpret_cast<const std::uint8_t*>(a_.data());
+        st.populations.assign(bytes, bytes + a_.size() * sizeof(S));
+        st.odd = odd_;
+        st.clock = clock_;
+        st.wall_momenta = exchanged_;
+        return st;
+    }
+    void restore_state(const EngineState& st) override {
+        check_state(st, state_key<L, Eq, Store>(setup_), a_.size() * sizeof(S), exchanged_.size());
+        // Two copies: the next step reads only a_ (and writes every fluid cell of b_).
+        std::memcpy(a_.data(), st.populations.data(), st.populations.size());
+        odd_ = st.odd;
+        clock_ = st.clock;
+        exchanged_ = st.wall_momenta;
     }
 
     std::int64_t cells() const override { return cells_; }

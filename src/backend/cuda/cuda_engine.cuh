@@ -29,6 +29,12 @@ constexpr int reduce_blocks = 1024;
 // The bulk kernel runs over every cell and updates the bulk ones; the boundary
 // kernel runs over the list of the others. Apart, neither has warps that wait
 // on the other's much longer per-cell path.
+// The boundary kernel also takes a subdomain's border list (the owned cells next
+// to the ghost layers, bulk ones included): on a bulk cell its per-link tests find
+// every x - c_i streamed, so it computes what the bulk path does, in the same
+// order of operations. A third kernel with both paths (as the CPU's update_border)
+// would add a copy of every collision to each unit's compile for a few layers of
+// cells.
 // No minimum of resident blocks is asked for: capping registers at 64 (8 x 128
 // threads) made the in-place odd-step kernels spill (they hold 19 64-bit
 // destination addresses across the collision).
@@ -43,14 +49,6 @@ __global__ void __launch_bounds__(update_block_size)
     boundary_kernel(const __grid_constant__ K k, const storage::index_t* list, storage::index_t count) {
     const storage::index_t j = storage::index_t(blockIdx.x) * blockDim.x + threadIdx.x;
     if (j < count) k.update_boundary(list[j]);
-}
-
-// The owned cells next to the ghost layers, first in each step of a subdomain.
-template <class K>
-__global__ void __launch_bounds__(update_block_size)
-    border_kernel(const __grid_constant__ K k, const storage::index_t* list, storage::index_t count) {
-    const storage::index_t j = storage::index_t(blockIdx.x) * blockDim.x + threadIdx.x;
-    if (j < count) k.update_border(list[j]);
 }
 
 // Halo exchange (parallel/halo.hpp): populations at the plan's offsets into the
@@ -79,6 +77,7 @@ __global__ void __launch_bounds__(block_size) observe_kernel(const __grid_consta
         T r, v[3];
         k.macroscopic(cell, r, v);
         p.add_cell(cell, r, v[0], v[1], v[2], lo, hi);
+        if (kernel::path_of(k.node_class[cell]) != kernel::Solid) p.add_fluid(double(r));
         if (prev_u) {
             T* pu = prev_u + 3 * cell;
             p.add_change(double(v[0] - pu[0]), double(v[1] - pu[1]), double(v[2] - pu[2]));
@@ -290,6 +289,39 @@ public:
         check(cudaMemcpy(hu.data(), d_u.get(), 3 * cells_ * sizeof(T), cudaMemcpyDeviceToHost), "download velocity");
         rho.assign(hr.begin(), hr.end());
         u.assign(hu.begin(), hu.end());
+    }
+
+    EngineState save_state() override {
+        check(cudaStreamSynchronize(stream_), "steps before a checkpoint");
+        EngineState st;
+        st.engine = state_key<L, Eq, Store>(setup_);
+        st.populations.resize(a_.size() * sizeof(S));
+        check(cudaMemcpy(st.populations.data(), a_.get(), st.populations.size(), cudaMemcpyDeviceToHost),
+              "download populations");
+        st.odd = odd_;
+        check(cudaMemcpy(&st.clock, clock_.get(), sizeof(std::uint32_t), cudaMemcpyDeviceToHost), "download clock");
+        st.wall_momenta.resize(exchanged_.size());
+        if (!st.wall_momenta.empty())
+            check(cudaMemcpy(st.wall_momenta.data(), exchanged_.get(), exchanged_.size() * sizeof(double),
+                             cudaMemcpyDeviceToHost),
+                  "download wall momenta");
+        return st;
+    }
+    void restore_state(const EngineState& st) override {
+        check_state(st, state_key<L, Eq, Store>(setup_), a_.size() * sizeof(S), exchanged_.size());
+        check(cudaStreamSynchronize(stream_), "steps before a restore");
+        // Into both copies, as initialize() does; the next step reads a_.
+        check(cudaMemcpy(a_.get(), st.populations.data(), st.populations.size(), cudaMemcpyHostToDevice),
+              "upload populations");
+        if constexpr (two_copy)
+            check(cudaMemcpy(b_.get(), st.populations.data(), st.populations.size(), cudaMemcpyHostToDevice),
+                  "upload populations");
+        odd_ = st.odd;
+        check(cudaMemcpy(clock_.get(), &st.clock, sizeof(std::uint32_t), cudaMemcpyHostToDevice), "upload clock");
+        if (!st.wall_momenta.empty())
+            check(cudaMemcpy(exchanged_.get(), st.wall_momenta.data(), exchanged_.size() * sizeof(double),
+                             cudaMemcpyHostToDevice),
+                  "upload wall momenta");
     }
 
     void populations(std::vector<double>& f) override {
@@ -538,8 +570,8 @@ private:
             const Kernel k = make_kernel();
             const auto nb = storage::index_t(border_cells_.size());
             if (nb > 0)
-                border_kernel<<<unsigned((nb + update_block_size - 1) / update_block_size), update_block_size, 0,
-                                stream_>>>(k, border_cells_.get(), nb);
+                boundary_kernel<<<unsigned((nb + update_block_size - 1) / update_block_size), update_block_size, 0,
+                                  stream_>>>(k, border_cells_.get(), nb);
             // The interior only reads copy a_, which the border kernel does not write.
             const auto b = unsigned((cells_ + update_block_size - 1) / update_block_size);
             bulk_kernel<<<b, update_block_size, 0, interior_>>>(k, cells_);

@@ -1,0 +1,33 @@
+// Checkpoints: the state a run continues from (backend::EngineState), its time
+// step and a few numbers of the caller's (a running mean, say), in one binary
+// file written atomically (io/atomic_file.hpp). A run that is stopped (a time
+// limit, a crash) goes on from its last checkpoint and gives bit for bit what it
+// would have given without the stop.
+//
+// Layout (host byte order; the file is for the same kind of machine):
+//   "BARRACUDA-CHECKPOINT\n", u32 version
+//   i64 time, u64 n + engine key, u8 odd, u32 clock,
+//   u64 n + population bytes, u64 n + wall momenta (f64), u64 n + caller's values (f64)
+#pragma once
+#include <cstdint>
+#include <filesystem>
+#include <optional>
+#include <vector>
+
+#include "backend/engine.hpp"
+
+namespace barracuda::io {
+
+struct Checkpoint {
+    std::int64_t time = 0;
+    backend::EngineState state;
+    std::vector<double> values;  // the caller's
+};
+
+/// Writes atomically. Throws OutputError.
+void write_checkpoint(const std::filesystem::path& path, const Checkpoint& c);
+/// Reads a checkpoint; std::nullopt when the file does not exist. Throws OutputError
+/// when it exists but is not a whole checkpoint of this version.
+std::optional<Checkpoint> read_checkpoint(const std::filesystem::path& path);
+
+}  // namespace barracuda::io
