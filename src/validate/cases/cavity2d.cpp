@@ -130,7 +130,7 @@ Outcome run_cavity(const Context& ctx, int re) {
 Case cavity_case(int re) {
     Case c;
     c.name = "cavity2d-re" + std::to_string(re);
-    c.title = "2D lid-driven cavity, Re = " + std::to_string(re) + ", BGK/TRT/MRT/regularized";
+    c.title = "2D lid-driven cavity, Re = " + std::to_string(re) + ", BGK/TRT/MRT/regularized/entropic";
     c.citation = "Ghia, Ghia & Shin 1982, J. Comput. Phys. 48, 387-411, Tables I-II (seed 002: Kuznik et al. 2010)";
     c.compares = "u(y) on x = 1/2 and v(x) on y = 1/2 at the 17 + 17 tabulated points; error = max |u/U - Ghia|";
     c.short_setup = re == 1000 ? "D2Q9 96^2, FP64, each collision run to steady state (CPU)" : "D2Q9 64^2, FP64, each collision run to steady state (CPU)";
