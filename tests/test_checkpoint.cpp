@@ -56,12 +56,12 @@ TEST(Checkpoint, EngineGoesOnBitForBit) {
         straight->step(37);
         stopped->step(37);
         const auto file = scratch("engine.checkpoint");
-        io::write_checkpoint(file, {37, stopped->save_state(), {}});
+        io::write_checkpoint(file, {37, "", stopped->save_state(), {}});
         stopped.reset();
 
         auto resumed = backend::make_cpu_engine(s);
         test::initialize_wavy(*resumed, s);
-        resumed->step(3);  // a state that the restore must replace entirely
+        resumed->step(2);  // a state that the restore must replace entirely, the other parity
         const auto c2 = io::read_checkpoint(file);
         ASSERT_TRUE(c2.has_value()) << what;
         EXPECT_EQ(c2->time, 37);
@@ -111,12 +111,13 @@ TEST(Checkpoint, SimulationWithWallsAndTimeDependentInflowGoesOnBitForBit) {
     stopped.advance(41);
     const auto file = scratch("simulation.checkpoint");
     const std::vector<double> mine{1.5, -2.25, 1e300};
-    io::write_checkpoint(file, {stopped.time(), stopped.engine().save_state(), mine});
+    io::write_checkpoint(file, {stopped.time(), "duct Re 40", stopped.engine().save_state(), mine});
 
     sim::Simulation resumed(s, sim::BackendChoice::Cpu);
     const auto c = io::read_checkpoint(file);
     ASSERT_TRUE(c.has_value());
     EXPECT_EQ(c->values, mine);
+    EXPECT_EQ(c->tag, "duct Re 40");
     resumed.restore(c->time, c->state);
     EXPECT_EQ(resumed.time(), 41);
     // The interpolated links' momenta of the last step came along: the same force at once.
@@ -158,7 +159,7 @@ TEST(Checkpoint, RefusesAnotherEngineOrABrokenFile) {
 
     EXPECT_FALSE(io::read_checkpoint(scratch("missing.checkpoint")).has_value());
     const auto file = scratch("broken.checkpoint");
-    io::write_checkpoint(file, {5, a->save_state(), {1, 2}});
+    io::write_checkpoint(file, {5, "box", a->save_state(), {1, 2}});
     const auto whole = std::filesystem::file_size(file);
     std::filesystem::resize_file(file, whole - 9);
     EXPECT_THROW(io::read_checkpoint(file), OutputError);

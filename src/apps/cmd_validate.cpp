@@ -45,6 +45,10 @@ CaseReport run_case(const validate::Case& c, const validate::Context& ctx, const
         r.message = "full variant only (--full)";
         return r;
     }
+    if (ctx.past_deadline()) {  // cases without checkpoints would run to their end
+        r.message = "not started: past --stop-after";
+        return r;
+    }
     const auto t0 = std::chrono::steady_clock::now();
     try {
         r.outcome = c.run(ctx);

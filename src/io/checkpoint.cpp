@@ -64,6 +64,7 @@ void write_checkpoint(const std::filesystem::path& path, const Checkpoint& c) {
     std::string out(magic);
     put(out, version);
     put(out, c.time);
+    put_array(out, c.tag.data(), c.tag.size());
     put_array(out, c.state.engine.data(), c.state.engine.size());
     put(out, std::uint8_t(c.state.odd));
     put(out, c.state.clock);
@@ -75,7 +76,9 @@ void write_checkpoint(const std::filesystem::path& path, const Checkpoint& c) {
 
 std::optional<Checkpoint> read_checkpoint(const std::filesystem::path& path) {
     std::error_code ec;
-    if (!std::filesystem::exists(path, ec)) return std::nullopt;
+    const bool there = std::filesystem::exists(path, ec);
+    if (ec) throw OutputError("cannot look for checkpoint " + path.string() + ": " + ec.message());
+    if (!there) return std::nullopt;
     std::ifstream in(path, std::ios::binary);
     if (!in) throw OutputError("cannot read checkpoint " + path.string());
     const std::string bytes{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
@@ -87,6 +90,8 @@ std::optional<Checkpoint> read_checkpoint(const std::filesystem::path& path) {
                           std::to_string(version));
     Checkpoint c;
     c.time = r.get<std::int64_t>();
+    const auto tag = r.get_array<char>();
+    c.tag.assign(tag.begin(), tag.end());
     const auto key = r.get_array<char>();
     c.state.engine.assign(key.begin(), key.end());
     c.state.odd = r.get<std::uint8_t>() != 0;

@@ -6,12 +6,13 @@
 //
 // Layout (host byte order; the file is for the same kind of machine):
 //   "BARRACUDA-CHECKPOINT\n", u32 version
-//   i64 time, u64 n + engine key, u8 odd, u32 clock,
+//   i64 time, u64 n + the caller's tag, u64 n + engine key, u8 odd, u32 clock,
 //   u64 n + population bytes, u64 n + wall momenta (f64), u64 n + caller's values (f64)
 #pragma once
 #include <cstdint>
 #include <filesystem>
 #include <optional>
+#include <string>
 #include <vector>
 
 #include "backend/engine.hpp"
@@ -20,6 +21,9 @@ namespace barracuda::io {
 
 struct Checkpoint {
     std::int64_t time = 0;
+    /// What the caller's run is (its parameters), checked on resuming: the engine's key
+    /// does not hold the case (viscosity, faces, obstacles).
+    std::string tag;
     backend::EngineState state;
     std::vector<double> values;  // the caller's
 };

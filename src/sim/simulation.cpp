@@ -314,6 +314,21 @@ void Simulation::create(BackendChoice backend) {
     engine_->initialize_uniform(spec_.initial_density, spec_.initial_velocity);
 }
 
+void Simulation::restore(std::int64_t time, const backend::EngineState& state) {
+    engine_->restore_state(state);
+    time_ = time;
+    // The values the step that computed this state imposed (advance() sets those of
+    // time t before the step to t), so that observations before the next step match.
+    if (time_ > 0 && face_values_->time_dependent()) {
+        std::vector<double> values;
+        for (int f = 0; f < 6; ++f)
+            if (face_values_->has(f)) {
+                face_values_->evaluate(f, double(time_), values);
+                engine_->set_face_values(f, values);
+            }
+    }
+}
+
 void Simulation::advance(std::int64_t steps) {
     if (!face_values_->time_dependent()) {
         engine_->step(steps);

@@ -88,10 +88,7 @@ public:
     std::int64_t time() const { return time_; }
     /// Goes on from a state saved at `time` by engine().save_state() (io/checkpoint.hpp);
     /// time-dependent faces take their values at the next steps' times.
-    void restore(std::int64_t time, const backend::EngineState& state) {
-        engine_->restore_state(state);
-        time_ = time;
-    }
+    void restore(std::int64_t time, const backend::EngineState& state);
 
     backend::Engine& engine() { return *engine_; }
     BackendChoice backend() const { return backend_; }

@@ -6,6 +6,7 @@
 
 #include "common/error.hpp"
 #include "io/checkpoint.hpp"
+#include "parallel/comm.hpp"
 #include "sim/validate.hpp"
 
 namespace barracuda::validate {
@@ -41,14 +42,22 @@ sim::CaseSpec lid_driven_cavity(lattice::Kind lattice, int n, double reynolds, d
     return s;
 }
 
-RunCheckpoint::RunCheckpoint(const Context& ctx, const std::string& name) {
-    if (!ctx.checkpoints.empty()) path = ctx.checkpoints / (name + ".checkpoint");
+RunCheckpoint::RunCheckpoint(const Context& ctx, const std::string& name, std::string run_tag)
+    : tag(std::move(run_tag)) {
+    if (ctx.checkpoints.empty()) return;
+    if (parallel::Comm::world().size() > 1)
+        throw CaseError("--checkpoint: validation checkpoints are written by one rank (" +
+                        std::to_string(parallel::Comm::world().size()) + " ranks here)");
+    path = ctx.checkpoints / (name + ".checkpoint");
 }
 
 bool RunCheckpoint::resume(sim::Simulation& s, std::vector<double>& values) const {
     if (path.empty()) return false;
     auto c = io::read_checkpoint(path);
     if (!c) return false;
+    if (c->tag != tag)
+        throw CaseError("checkpoint " + path.string() + " belongs to another run (\"" + c->tag + "\"; this one is \"" +
+                        tag + "\"): delete it to start over");
     s.restore(c->time, c->state);
     values = std::move(c->values);
     return true;
@@ -59,7 +68,7 @@ void RunCheckpoint::save(sim::Simulation& s, const std::vector<double>& values) 
     std::error_code ec;
     std::filesystem::create_directories(path.parent_path(), ec);
     if (ec) throw OutputError("cannot create " + path.parent_path().string() + ": " + ec.message());
-    io::write_checkpoint(path, {s.time(), s.engine().save_state(), values});
+    io::write_checkpoint(path, {s.time(), tag, s.engine().save_state(), values});
 }
 
 void check_state(sim::Simulation& s, const std::string& what) {

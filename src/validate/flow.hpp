@@ -36,7 +36,9 @@ SteadyRun run_to_steady(sim::Simulation& s, double tolerance, std::int64_t inter
 /// `name`: the simulation's state and the caller's values (running sums, a series).
 struct RunCheckpoint {
     std::filesystem::path path;  // empty: checkpoints off
-    RunCheckpoint(const Context& ctx, const std::string& name);
+    std::string tag;             // the run's parameters: a checkpoint of other ones is refused
+    /// Throws CaseError under more than one rank (one file per run, not per rank).
+    RunCheckpoint(const Context& ctx, const std::string& name, std::string tag);
     /// Restores s and values from the file if there is one; returns whether it did.
     bool resume(sim::Simulation& s, std::vector<double>& values) const;
     void save(sim::Simulation& s, const std::vector<double>& values) const;

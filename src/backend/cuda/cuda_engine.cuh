@@ -322,6 +322,9 @@ public:
             check(cudaMemcpy(exchanged_.get(), st.wall_momenta.data(), exchanged_.size() * sizeof(double),
                              cudaMemcpyHostToDevice),
                   "upload wall momenta");
+        // Copies from pageable memory may return before the data has landed, and a
+        // subdomain's interior stream does not wait for the default stream.
+        check(cudaDeviceSynchronize(), "restore");
     }
 
     void populations(std::vector<double>& f) override {

@@ -288,7 +288,15 @@ Outcome run_table3_unsteady(const Context& ctx, const PipeModel& model, bool int
         std::string name = "sphere-pipe-" + model.label() + (interpolated ? "-interpolated" : "") + "-re" +
                            format("%g", row.re);
         std::replace(name.begin(), name.end(), ' ', '-');
-        const RunCheckpoint checkpoint(ctx, name);
+        // Everything that makes the run: a checkpoint of another set-up is refused.
+        const std::string tag = r.model.label() + (r.model.velocity_outlet ? ", velocity outlet" : ", pressure outlet") +
+                                ", " + std::to_string(r.n) + "^2 x " + std::to_string(r.length) + ", d " +
+                                format("%.4f", r.d) + ", u0 " + format("%g", r.u0) + ", Re " + format("%g", r.re) +
+                                ", layers " + std::to_string(r.absorbing_width) + " x " +
+                                format("%g", absorbing_strength) + walls(r.interpolated) + ", samples every " +
+                                std::to_string(every) + ", mean over " + std::to_string(row.first) + "-" +
+                                std::to_string(row.last);
+        const RunCheckpoint checkpoint(ctx, name, tag);
         if (std::vector<double> v; checkpoint.resume(sim, v)) {
             sum = v.at(0), samples = v.at(1), lo = v.at(2), hi = v.at(3);
             for (std::size_t k = 4; k + 1 < v.size(); k += 2) series.x.push_back(v[k]), series.y.push_back(v[k + 1]);
