@@ -76,7 +76,7 @@ struct Observation {
 /// the in-place pattern's parity; the step clock of FP16's stochastic rounding;
 /// the interpolated walls' momenta of the last step (their force).
 struct EngineState {
-    std::string engine;  // Engine::description() of the engine that saved it
+    std::string engine;  // the saving engine's model, storage and grid (engine_common.hpp state_key)
     std::vector<std::uint8_t> populations;
     bool odd = false;
     std::uint32_t clock = 0;

@@ -319,14 +319,15 @@ void Simulation::restore(std::int64_t time, const backend::EngineState& state) {
     time_ = time;
     // The values the step that computed this state imposed (advance() sets those of
     // time t before the step to t), so that observations before the next step match.
-    if (time_ > 0 && face_values_->time_dependent()) {
-        std::vector<double> values;
-        for (int f = 0; f < 6; ++f)
-            if (face_values_->has(f)) {
-                face_values_->evaluate(f, double(time_), values);
-                engine_->set_face_values(f, values);
-            }
-    }
+    if (time_ > 0 && face_values_->time_dependent()) impose_face_values(double(time_));
+}
+
+void Simulation::impose_face_values(double t) {
+    for (int f = 0; f < 6; ++f)
+        if (face_values_->has(f)) {
+            face_values_->evaluate(f, t, face_buffer_);
+            engine_->set_face_values(f, face_buffer_);
+        }
 }
 
 void Simulation::advance(std::int64_t steps) {
@@ -335,16 +336,10 @@ void Simulation::advance(std::int64_t steps) {
         time_ += steps;
         return;
     }
-    std::vector<double> values;
     for (std::int64_t n = 0; n < steps; ++n) {
         // The values imposed while computing the state at time t = time_ + 1; those of the
         // first step were given when the engine was made.
-        if (time_ > 0)
-            for (int f = 0; f < 6; ++f)
-                if (face_values_->has(f)) {
-                    face_values_->evaluate(f, double(time_ + 1), values);
-                    engine_->set_face_values(f, values);
-                }
+        if (time_ > 0) impose_face_values(double(time_ + 1));
         engine_->step(1);
         ++time_;
     }

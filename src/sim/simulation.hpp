@@ -102,12 +102,15 @@ public:
 
 private:
     void create(BackendChoice backend);  // from spec_
+    /// The expression faces' values at time t, handed to the engine for its next step.
+    void impose_face_values(double t);
     CaseSpec spec_;
     parallel::Subdomain sub_;
     BackendChoice backend_;
     std::unique_ptr<backend::Engine> engine_;
     std::unique_ptr<FaceValues> face_values_;  // faces given by expressions
     std::vector<std::uint8_t> output_kind_;     // D3Q13: the whole box's node kinds, for expand_half
+    std::vector<double> face_buffer_;  // impose_face_values's, kept between steps
     std::int64_t time_ = 0;
 };
 
