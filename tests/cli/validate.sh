@@ -48,7 +48,9 @@ else
     ok=1
     for want in cavity2d-re100 cavity2d-re400 cavity2d-re1000 taylor-green-precision kida-vortex cavity3d-re1000 \
         sphere-pipe-re1 sphere-pipe-table3 sphere-pipe-table3-unsteady sphere-pipe-re1-d3q13 sphere-pipe-table3-d3q13 \
-        sphere-pipe-table3-unsteady-d3q13 womersley; do
+        sphere-pipe-table3-unsteady-d3q13 sphere-pipe-table3-unsteady-re300 sphere-pipe-table3-unsteady-re400 \
+        sphere-pipe-table3-unsteady-d3q13-re400 sphere-pipe-table3-velocity-outlet \
+        sphere-pipe-table3-d3q13-pressure-outlet womersley; do
         grep -qE "^$want " "$T/stdout" || { fail "validate --list: no line for $want"; ok=0; }
     done
     ((ok)) && echo "ok   --list names every case" || show_run
