@@ -13,7 +13,8 @@ namespace barracuda::io {
 namespace {
 
 constexpr std::string_view magic = "BARRACUDA-CHECKPOINT\n";
-constexpr std::uint32_t version = 1;
+// 2: the caller's tag after the time (7cdfdfe); a version-1 file is refused by name.
+constexpr std::uint32_t version = 2;
 
 template <class V>
 void put(std::string& out, const V& v) {
