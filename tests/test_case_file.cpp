@@ -516,3 +516,31 @@ TEST(CaseMemory, LargeCasesDoNotOverflow) {
 }
 
 }  // namespace
+
+namespace {
+
+// The fingerprint a restart checks (barracuda run --restart): the same for the same
+// case however it is written, the same when only run.steps, run.backend or
+// [output] change, different for any other key.
+TEST(CaseFingerprint, HoldsWhatARestartMayNotChange) {
+    const std::string base = make_case("lattice = \"D2Q9\"\ntau = 0.8", "size = [64, 32]",
+                                       "[run]\nsteps = 100\n[output]\ninterval = 10\n");
+    const auto fp = [](std::string_view text, const std::vector<std::string>& overrides = {}) {
+        return parse_case_string(text, overrides, "test.toml").fingerprint;
+    };
+    const std::string reference = fp(base);
+    EXPECT_EQ(reference.size(), 16u);
+    // Layout, comments and key order do not count.
+    EXPECT_EQ(fp("# a comment\ntitle = \"test\"\n[domain]\nsize = [ 64,32 ]\n[model]\ntau = 0.80\nlattice = \"D2Q9\"\n"
+                 "[output]\ninterval = 10\n[run]\nsteps = 100\n"),
+              reference);
+    EXPECT_EQ(fp(base, {"run.steps=500"}), reference);
+    EXPECT_EQ(fp(base, {"run.backend=cpu"}), reference);
+    EXPECT_EQ(fp(base, {"output.interval=20", "output.directory=elsewhere"}), reference);
+    EXPECT_NE(fp(base, {"model.tau=0.9"}), reference);
+    EXPECT_NE(fp(base, {"domain.size=[64, 34]"}), reference);
+    EXPECT_NE(fp(base, {"run.check_interval=50"}), reference);
+    EXPECT_NE(fp(base, {"title=other"}), reference);
+}
+
+}  // namespace

@@ -4,12 +4,15 @@
 
 #include <chrono>
 #include <cstdio>
+#include <filesystem>
+#include <optional>
 #include <iostream>
 
 #include "apps/commands.hpp"
 #include "apps/exit_codes.hpp"
 #include "common/error.hpp"
 #include "io/case_file.hpp"
+#include "io/run_checkpoint.hpp"
 #include "io/run_writer.hpp"
 #include "parallel/comm.hpp"
 #include "sim/simulation.hpp"
@@ -72,7 +75,12 @@ int run_command(const RunOptions& options) {
         return CaseInvalid;
     }
     const auto backend = parse_backend(options.backend, spec.run.backend);
-    const std::string out_dir = options.out.empty() ? spec.output.directory : options.out;
+    const bool restart = !options.restart.empty();
+    const std::string out_dir = restart ? options.restart : options.out.empty() ? spec.output.directory : options.out;
+    if (restart && !std::filesystem::is_directory(out_dir)) {  // before anything is allocated
+        if (lead) std::cerr << "error: --restart: '" << out_dir << "' is not a directory\n";
+        return CaseInvalid;
+    }
     ProgressLine progress(options.quiet || !lead);
     // An error only this rank sees: the others would wait for it in the next exchange.
     auto alone = [&](int code) {
@@ -99,15 +107,41 @@ int run_command(const RunOptions& options) {
             }
             std::cerr << "\n";
         }
-        io::RunWriter writer(spec, out_dir, &sub);
+        // A restart restores the state first: the earlier run's files are only
+        // truncated to its checkpoint once the checkpoint is known to fit.
+        std::optional<io::RunCheckpoints> checkpoints;
+        io::RunCheckpoints::Resumed resumed;
+        if (restart) {
+            checkpoints.emplace(spec, sub, out_dir);
+            resumed = checkpoints->restore(simulation);
+            if (lead)
+                std::cerr << "barracuda: going on from the checkpoint at step " << resumed.step << " ("
+                          << checkpoints->path().string() << ")\n";
+        }
+        std::optional<io::RunWriter> writer_storage;
+        if (restart) writer_storage.emplace(spec, out_dir, &sub, resumed.step);
+        else writer_storage.emplace(spec, out_dir, &sub);
+        io::RunWriter& writer = *writer_storage;
         if (lead && writer.directory().renamed)
             std::cerr << "note: '" << out_dir << "' holds an earlier run's results; writing to '"
                       << writer.directory().path.string() << "' instead\n";
-        const auto r = simulation.run(&writer, [&](const sim::Progress& p) { progress(p); });
+        sim::CheckpointSchedule schedule;
+        schedule.every = options.checkpoint_every > 0 ? options.checkpoint_every : resumed.every;
+        schedule.earlier_force_samples = resumed.force_samples;
+        if (schedule.every > 0) {
+            if (!checkpoints) checkpoints.emplace(spec, sub, writer.directory().path);
+            schedule.save = [&](std::int64_t step, std::int64_t samples) {
+                (void)step;
+                checkpoints->save(simulation, samples, schedule.every);
+            };
+        }
+        const auto r = simulation.run(&writer, [&](const sim::Progress& p) { progress(p); }, schedule);
         progress.finish();
         if (!lead) return Ok;
-        std::cout << "done: " << r.steps << " steps" << (r.steady ? " (steady state reached)" : "") << " in "
-                  << format_duration(r.wall_seconds) << " (" << r.wall_seconds << " s), " << r.mlups << " MLUPS\n"
+        std::cout << "done: " << r.steps - resumed.step << " steps";
+        if (restart) std::cout << " (from the checkpoint at step " << resumed.step << " to " << r.steps << ")";
+        std::cout << (r.steady ? " (steady state reached)" : "") << " in " << format_duration(r.wall_seconds) << " ("
+                  << r.wall_seconds << " s), " << r.mlups << " MLUPS\n"
                   << "max |u| = " << r.last.u_max << ", density in [" << r.last.rho_min << ", " << r.last.rho_max
                   << "], mean over the fluid " << r.last.mean_density() << "\n"
                   << "output: " << writer.directory().path.string() << " ("
@@ -126,6 +160,11 @@ int run_command(const RunOptions& options) {
             }
             std::cout << "\n";
         }
+        if (schedule.save)
+            std::cout << "checkpoint: " << checkpoints->path().filename().string()
+                      << (comm.size() > 1 ? " (one per rank)" : "") << " at step " << r.steps << ", every "
+                      << schedule.every << " steps; go on with --restart " << writer.directory().path.string()
+                      << " --set run.steps=N\n";
         return Ok;
     } catch (const CaseError& e) {  // raised on every rank alike (sim::Simulation shares the verdict)
         progress.finish();

@@ -15,6 +15,8 @@ struct RunOptions {
     std::vector<std::string> overrides;  // --set key=value
     std::string backend;               // --backend (empty: the case's choice)
     std::string out;                   // --out (empty: the case's output.directory)
+    std::int64_t checkpoint_every = 0;   // --checkpoint-every (0: none, or the restarted run's)
+    std::string restart;               // --restart DIR (empty: a fresh run)
     bool quiet = false;
 };
 int run_command(const RunOptions& options);

@@ -54,7 +54,15 @@ int run_main(int argc, char** argv) {
         ->allow_extra_args(false);
     run_cmd->add_option("--backend", run.backend, "Backend: auto, cpu or cuda (overrides run.backend)")
         ->check(CLI::IsMember({"auto", "cpu", "cuda"}));
-    run_cmd->add_option("--out", run.out, "Output directory (overrides output.directory)");
+    auto* out_opt = run_cmd->add_option("--out", run.out, "Output directory (overrides output.directory)");
+    run_cmd->add_option("--checkpoint-every", run.checkpoint_every,
+                        "Save a checkpoint every N steps and at the end, in the output directory (one file per rank)")
+        ->check(CLI::PositiveNumber);
+    run_cmd
+        ->add_option("--restart", run.restart,
+                     "Go on from the checkpoint in DIR, an earlier run's output directory, and write there; the case "
+                     "must be the same but for run.steps, run.backend and [output]")
+        ->excludes(out_opt);
     run_cmd->add_flag("-q,--quiet", run.quiet, "No progress line");
 
     app.add_subcommand("info", "Backends, GPUs and build options");

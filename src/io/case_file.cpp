@@ -5,6 +5,8 @@
 #include "io/case_file.hpp"
 
 #include <array>
+#include <cstdint>
+#include <cstdio>
 #include <fstream>
 #include <limits>
 #include <sstream>
@@ -439,6 +441,25 @@ sim::CaseSpec read_case(const toml::table& root, const detail::Origin& origin) {
     return spec;
 }
 
+/// sim::CaseSpec::fingerprint: FNV-1a (64 bits) of the case as toml++ writes it back
+/// (keys sorted, comments and layout gone, overrides applied), without the keys a
+/// restart may change.
+std::string fingerprint(const toml::table& root) {
+    toml::table kept = root;
+    if (toml::table* run = kept.get_as<toml::table>("run")) {
+        run->erase("steps");
+        run->erase("backend");
+    }
+    kept.erase("output");
+    std::ostringstream text;
+    text << toml::toml_formatter(kept);
+    std::uint64_t h = 14695981039346656037ull;
+    for (const unsigned char c : text.str()) h = (h ^ c) * 1099511628211ull;
+    char hex[17];
+    std::snprintf(hex, sizeof hex, "%016llx", static_cast<unsigned long long>(h));
+    return hex;
+}
+
 }  // namespace
 
 sim::CaseSpec parse_case_string(std::string_view toml_text, const std::vector<std::string>& overrides,
@@ -467,6 +488,7 @@ sim::CaseSpec parse_case_string(std::string_view toml_text, const std::vector<st
     sim::CaseSpec spec = read_case(root, origin);
     sim::fill_model_defaults(spec);
     sim::validate_case(spec);
+    spec.fingerprint = fingerprint(root);
     return spec;
 }
 

@@ -4,6 +4,8 @@
 #include <cmath>
 #include <cstdio>
 #include <cstring>
+#include <fstream>
+#include <regex>
 #include <string>
 
 #include "common/error.hpp"
@@ -53,6 +55,61 @@ RunWriter::RunWriter(const sim::CaseSpec& spec, const std::filesystem::path& req
       dir_(shared_directory(requested)),
       series_(dir_.path / "fields.pvd"),
       kinds_(sim::output_node_kinds(spec, &sub_)) {}
+
+RunWriter::RunWriter(const sim::CaseSpec& spec, const std::filesystem::path& directory,
+                     const parallel::Subdomain* sub, std::int64_t step)
+    : spec_(spec),
+      sub_(sub ? *sub : parallel::Subdomain::whole(spec.size, spec.periodic)),
+      lead_(parallel::Comm::world().rank() == 0),
+      dir_{directory, false},
+      series_(dir_.path / "fields.pvd"),
+      kinds_(sim::output_node_kinds(spec, &sub_)) {
+    last_step_ = step;  // the restored instant is on disk already
+    if (lead_) truncate_to(step);
+}
+
+void RunWriter::truncate_to(std::int64_t step) {
+    namespace fs = std::filesystem;
+    std::error_code ec;
+    std::vector<std::pair<double, std::string>> series;
+    std::int64_t last_png = -1;
+    std::vector<fs::path> later;
+    for (const auto& entry : fs::directory_iterator(dir_.path, ec)) {
+        // The names write() and write_png() give: fields_<step>.vti (.pvti, _r<rank>.vti), slice_<step>.png.
+        static const std::regex instant(R"((fields|slice)_([0-9]+)(\.vti|\.pvti|_r[0-9]+\.vti|\.png))");
+        const std::string name = entry.path().filename().string();
+        std::smatch m;
+        if (!std::regex_match(name, m, instant)) continue;
+        const std::int64_t at = std::stoll(m[2].str());
+        if (at > step) {
+            later.push_back(entry.path());
+            continue;
+        }
+        files_.push_back(entry.path());
+        if (m[3] == (sub_.decomposed() ? ".pvti" : ".vti")) series.emplace_back(double(at), name);
+        if (m[3] == ".png" && at > last_png) last_png = at, last_png_ = entry.path();
+    }
+    if (ec) throw OutputError("cannot list " + dir_.path.string() + ": " + ec.message());
+    for (const auto& p : later)
+        if (!fs::remove(p, ec) && ec) throw OutputError("cannot remove " + p.string() + ": " + ec.message());
+    std::sort(series.begin(), series.end());
+    if (!series.empty()) {
+        series_.reset(std::move(series));
+        files_.push_back(series_.path());
+    }
+    // forces.csv: the header and the rows up to the step.
+    const auto csv = dir_.path / "forces.csv";
+    if (!fs::exists(csv)) return;
+    std::ifstream in(csv, std::ios::binary);
+    std::string line;
+    while (std::getline(in, line)) {
+        const bool header = line.empty() || line[0] < '0' || line[0] > '9';
+        if (header || std::stoll(line) <= step) csv_ += line + "\n";
+    }
+    if (in.bad()) throw OutputError("cannot read " + csv.string());
+    csv_dirty_ = true;
+    flush();
+}
 
 RunWriter::~RunWriter() {
     try {

@@ -23,6 +23,12 @@ public:
     /// writes the series, the .pvti, the PNG and forces.csv; each rank writes its piece.
     RunWriter(const sim::CaseSpec& spec, const std::filesystem::path& requested,
               const parallel::Subdomain* sub = nullptr);
+    /// Goes on in `directory` itself, the output of a run restarted from its checkpoint
+    /// at `step`: the output instants and force samples after that step (written
+    /// before the run stopped) are removed, as the run writes them again; the .pvd
+    /// series and forces.csv keep the earlier ones.
+    RunWriter(const sim::CaseSpec& spec, const std::filesystem::path& directory, const parallel::Subdomain* sub,
+              std::int64_t step);
     /// Writes force samples still held back (a run ended by an exception); errors are dropped here.
     ~RunWriter() override;
     void write(std::int64_t step, const std::vector<double>& rho, const std::vector<double>& u) override;
@@ -45,6 +51,7 @@ public:
     static std::array<double, 2> coefficients(const sim::ForceReportSpec& f, const std::array<double, 3>& force);
 
 private:
+    void truncate_to(std::int64_t step);
     void write_png(std::int64_t step, const FieldSet& fields);
     sim::CaseSpec spec_;
     parallel::Subdomain sub_;

@@ -204,18 +204,27 @@ PvdSeries::PvdSeries(std::filesystem::path pvd_file) : file_(std::move(pvd_file)
 
 void PvdSeries::add(double time, const std::string& relative_file) {
     entries_.emplace_back(time, relative_file);
+    try {
+        write();
+    } catch (...) {
+        entries_.pop_back();  // keep the list equal to what the file on disk holds
+        throw;
+    }
+}
+
+void PvdSeries::reset(std::vector<std::pair<double, std::string>> entries) {
+    entries_ = std::move(entries);
+    write();
+}
+
+void PvdSeries::write() const {
     std::string xml = "<?xml version=\"1.0\"?>\n";
     xml += "<VTKFile type=\"Collection\" version=\"0.1\" byte_order=\"LittleEndian\">\n  <Collection>\n";
     for (const auto& [t, f] : entries_)
         xml += "    <DataSet timestep=\"" + format_double(t) + "\" group=\"\" part=\"0\" file=\"" + xml_escape(f) +
                "\"/>\n";
     xml += "  </Collection>\n</VTKFile>\n";
-    try {
-        write_file_atomically(file_, xml);
-    } catch (...) {
-        entries_.pop_back();  // keep the list equal to what the file on disk holds
-        throw;
-    }
+    write_file_atomically(file_, xml);
 }
 
 }  // namespace barracuda::io

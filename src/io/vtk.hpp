@@ -40,9 +40,12 @@ public:
     explicit PvdSeries(std::filesystem::path pvd_file);
     /// Adds `relative_file` (relative to the .pvd's directory) at `time` and rewrites the .pvd.
     void add(double time, const std::string& relative_file);
+    /// Replaces the whole list (a restarted run keeps its earlier instants) and rewrites the .pvd.
+    void reset(std::vector<std::pair<double, std::string>> entries);
     const std::filesystem::path& path() const { return file_; }
 
 private:
+    void write() const;
     std::filesystem::path file_;
     std::vector<std::pair<double, std::string>> entries_;
 };

@@ -116,6 +116,11 @@ struct CaseSpec {
     RunSpec run;
     OutputSpec output;
     ForceReportSpec forces;
+    /// What a checkpoint of this case must match (barracuda run --restart): a hash of
+    /// the case as read, overrides included, without run.steps, run.backend and
+    /// [output], the keys a restart may change (io/case_file.cpp). Empty for a case
+    /// built in code.
+    std::string fingerprint;
 
     std::int64_t cells() const { return std::int64_t(size[0]) * size[1] * size[2]; }
     /// Whether the lattice stores one sub-lattice only (D3Q13, storage::Grid::half).

@@ -429,12 +429,16 @@ std::vector<std::array<double, 3>> Simulation::forces_all() {
 
 Simulation::~Simulation() = default;
 
-RunResult Simulation::run(OutputSink* sink, const std::function<void(const Progress&)>& progress) {
+RunResult Simulation::run(OutputSink* sink, const std::function<void(const Progress&)>& progress,
+                          const CheckpointSchedule& checkpoints) {
     using clock = std::chrono::steady_clock;
     const auto& run = spec_.run;
     const bool steady_test = run.steady_tolerance > 0;
     const std::int64_t out_every = spec_.output.interval;
+    const std::int64_t save_every = checkpoints.save ? checkpoints.every : 0;
+    const std::int64_t start = time_;  // 0, or the step of a restored checkpoint
     RunResult result;
+    result.force_samples = checkpoints.earlier_force_samples;
     const auto t0 = clock::now();
 
     auto write_output = [&](std::int64_t step) {
@@ -496,13 +500,23 @@ RunResult Simulation::run(OutputSink* sink, const std::function<void(const Progr
         if (sink) sink->write_forces(step, f);
     };
 
-    write_output(0);
-    std::int64_t step = 0;
+    // A checkpoint of a state that passed the stability watch, with everything the
+    // sink holds up to it made durable first: a restart truncates the outputs to it.
+    auto save_checkpoint = [&](std::int64_t step, bool checked) {
+        if (!checked) check(step);
+        if (sink) sink->flush();
+        checkpoints.save(step, result.force_samples);
+    };
+
+    if (start == 0) write_output(0);
+    std::int64_t step = start;
+    // The steady-state test compares with the previous check: none yet in this sitting.
     bool first_check = true;
     while (step < run.steps) {
         std::int64_t next = std::min(run.steps, step + run.check_interval);
         if (out_every > 0) next = std::min(next, (step / out_every + 1) * out_every);
         if (force_every > 0) next = std::min(next, (step / force_every + 1) * force_every);
+        if (save_every > 0) next = std::min(next, (step / save_every + 1) * save_every);
         try {
             advance(next - step);
         } catch (const CaseError& e) {  // an expression went bad (NaN, too fast) during the run
@@ -521,8 +535,8 @@ RunResult Simulation::run(OutputSink* sink, const std::function<void(const Progr
                 const double s = std::chrono::duration<double>(clock::now() - t0).count();
                 Progress p;
                 p.step = step, p.total = run.steps;
-                p.mlups = s > 0 ? double(step) * double(spec_.stored_nodes()) / s / 1e6 : 0;
-                p.eta_seconds = step > 0 ? s / double(step) * double(run.steps - step) : 0;
+                p.mlups = s > 0 ? double(step - start) * double(spec_.stored_nodes()) / s / 1e6 : 0;
+                p.eta_seconds = step > start ? s / double(step - start) * double(run.steps - step) : 0;
                 p.u_max = o.u_max;
                 p.mean_density = o.mean_density();
                 progress(p);
@@ -532,15 +546,18 @@ RunResult Simulation::run(OutputSink* sink, const std::function<void(const Progr
         const bool at_output = out_every > 0 && step % out_every == 0;
         if (result.steady) break;
         if (at_output && step != run.steps) write_output(step);
+        if (save_every > 0 && step % save_every == 0 && step != run.steps) save_checkpoint(step, at_check);
     }
     const bool checked = step % spec_.run.check_interval == 0 || step == run.steps;
     if (!checked) check(step);
     sample_forces(step, true);
     write_output(step);
     if (sink) sink->flush();
+    if (save_every > 0) save_checkpoint(step, true);
     result.steps = step;
     result.wall_seconds = std::chrono::duration<double>(clock::now() - t0).count();
-    result.mlups = result.wall_seconds > 0 ? double(step) * double(spec_.stored_nodes()) / result.wall_seconds / 1e6 : 0;
+    result.mlups =
+        result.wall_seconds > 0 ? double(step - start) * double(spec_.stored_nodes()) / result.wall_seconds / 1e6 : 0;
     return result;
 }
 

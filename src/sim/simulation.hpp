@@ -34,6 +34,18 @@ struct RunResult {
     std::int64_t force_samples = 0;
 };
 
+/// Checkpoints of a run (barracuda run --checkpoint-every, io/checkpoint.hpp).
+struct CheckpointSchedule {
+    /// Steps between checkpoints; 0: none. With a schedule, one is also saved at the end,
+    /// so that a finished run can be taken further.
+    std::int64_t every = 0;
+    /// Saves the state after `step` (the sink has flushed everything up to it), with
+    /// the run's force samples so far.
+    std::function<void(std::int64_t step, std::int64_t force_samples)> save;
+    /// Force samples of the sittings before this one (a restart).
+    std::int64_t earlier_force_samples = 0;
+};
+
 /// Receives the fields at each output instant (io::RunWriter writes them as files).
 class OutputSink {
 public:
@@ -75,10 +87,13 @@ public:
     Simulation(const CaseSpec& spec, BackendChoice backend);
     ~Simulation();
 
-    /// Runs the case, handing the fields to `sink` (may be null) at each output
-    /// instant and at the end. Throws DivergenceError naming the step, cell and
-    /// field; nothing is written for the bad state, so the last good output stays.
-    RunResult run(OutputSink* sink, const std::function<void(const Progress&)>& progress);
+    /// Runs the case from the current time (0, or a restored checkpoint's) to
+    /// run.steps, handing the fields to `sink` (may be null) at each output instant
+    /// and at the end; a restored run does not write its first instant again. Throws
+    /// DivergenceError naming the step, cell and field; nothing is written for the
+    /// bad state, so the last good output stays, and no checkpoint is saved of it.
+    RunResult run(OutputSink* sink, const std::function<void(const Progress&)>& progress,
+                  const CheckpointSchedule& checkpoints = {});
 
     /// Advances `steps` time steps, first giving the engine the faces' expression values
     /// of each step when they depend on time (FaceValues). Validation cases step through

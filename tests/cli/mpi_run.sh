@@ -68,6 +68,25 @@ grep -qF 'Source="fields_00000200_r0001.vti"' two/fields_00000200.pvti || fail "
 grep -qF 'fields_00000200.pvti' two/fields.pvd || fail "fields.pvd does not list the .pvti"
 ((failures)) || echo "ok   1 and 2 ranks agree; pieces, .pvti and .pvd written"
 
+# Checkpoints of a decomposed run, one file per rank: sitting 1 ends at step 100
+# (an output and force step), sitting 2 goes on to 200 and ends where one sitting does.
+rc=0
+"${MPI[@]}" "$BIN" run case.toml --backend cpu -q --out parts --checkpoint-every 100 --set run.steps=100 \
+    >"$T/stdout" 2>"$T/stderr" || rc=$?
+[[ $rc == 0 ]] || { fail "2 ranks, sitting 1: exit $rc"; show_run; }
+[[ -s parts/checkpoint_r0000.bin && -s parts/checkpoint_r0001.bin ]] || fail "no checkpoint per rank"
+rc=0
+"${MPI[@]}" "$BIN" run case.toml --backend cpu -q --restart parts >"$T/stdout" 2>"$T/stderr" || rc=$?
+[[ $rc == 0 ]] || { fail "2 ranks, restart: exit $rc"; show_run; }
+for f in forces.csv slice_00000200.png fields_00000200_r0000.vti fields_00000200_r0001.vti fields.pvd; do
+    cmp -s "two/$f" "parts/$f" || fail "2 ranks: $f differs after a restart"
+done
+rc=0
+"$BIN" run case.toml --backend cpu -q --restart parts --set run.steps=300 >"$T/stdout" 2>"$T/stderr" || rc=$?
+[[ $rc == 3 ]] && grep -qF "(the directory holds checkpoint_r0000.bin, checkpoint_r0001.bin: a run on another number of ranks)" \
+    "$T/stderr" || { fail "a 2-rank checkpoint on 1 rank: exit $rc"; show_run; }
+((failures)) || echo "ok   2 ranks: a restart ends where one sitting does; refused on 1 rank"
+
 # expect_mpi NAME RC PATTERN -- ARGS: exit code (through mpirun) and one message naming the problem.
 expect_mpi() {
     local name=$1 want=$2 pattern=$3

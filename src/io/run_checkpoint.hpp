@@ -1,0 +1,45 @@
+// Checkpoints of `barracuda run` (--checkpoint-every, --restart DIR): one file per
+// rank in the run's output directory (io/checkpoint.hpp), tagged with the case's
+// fingerprint (sim::CaseSpec::fingerprint) and the rank grid, so that a restart
+// goes on only from a state of the same case on the same decomposition. The
+// caller's values hold the force samples written so far and the interval.
+#pragma once
+#include <cstdint>
+#include <filesystem>
+#include <string>
+
+#include "io/checkpoint.hpp"
+#include "parallel/decomposition.hpp"
+#include "sim/case_spec.hpp"
+#include "sim/simulation.hpp"
+
+namespace barracuda::io {
+
+class RunCheckpoints {
+public:
+    RunCheckpoints(const sim::CaseSpec& spec, const parallel::Subdomain& sub, std::filesystem::path directory);
+
+    /// This rank's file: checkpoint.bin, or checkpoint_r<rank>.bin on several ranks.
+    const std::filesystem::path& path() const { return path_; }
+
+    /// What the earlier sitting left: its step, force samples and checkpoint interval.
+    struct Resumed {
+        std::int64_t step = 0, force_samples = 0, every = 0;
+    };
+    /// Collective: every rank reads its file and restores `sim` from it. Throws CaseError
+    /// on every rank, with the first failing rank's reason, when a file is missing, is
+    /// not a checkpoint, belongs to another case or rank grid, when the ranks' files
+    /// are of different steps, or when the step is not below run.steps.
+    Resumed restore(sim::Simulation& sim) const;
+
+    /// Writes this rank's checkpoint of `sim` (atomically).
+    void save(sim::Simulation& sim, std::int64_t force_samples, std::int64_t every) const;
+
+private:
+    std::string tag_;  // "case=<fingerprint> ranks=<n> grid=<a>x<b>x<c> rank=<r>"
+    std::string grid_;  // "<n> rank(s) as [a, b, c]", for messages
+    std::int64_t steps_;
+    std::filesystem::path path_;
+};
+
+}  // namespace barracuda::io

@@ -1,0 +1,132 @@
+#!/usr/bin/env bash
+# `barracuda run --checkpoint-every N` and `--restart DIR`: a run stopped at a
+# checkpoint and taken on from it ends bit for bit where the run in one sitting
+# ends (fields, PNG, force samples), also when the first sitting wrote outputs
+# past its last checkpoint before it stopped (they are dropped and written
+# again); a restart that cannot go on (no checkpoint, another case, nothing left
+# to run, a damaged file) says why, exits 3 and leaves the directory as it was.
+#
+# usage: bash restart.sh <path-to-barracuda> [<source-dir>]
+# BARRACUDA_BACKEND=cuda runs the same checks on the GPU (a build with the D2Q9
+# FP64 unit; ctest runs them on the CPU).
+set -euo pipefail
+
+source "$(dirname "${BASH_SOURCE[0]}")/lib.bash"
+cli_init restart "$@"
+BACKEND=${BARRACUDA_BACKEND:-cpu}
+need_python "compare forces.csv and fields.pvd"
+
+# A 2D channel with a cylinder: forces every 25 steps, fields every 50.
+cat >case.toml <<'CASE'
+title = "cli restart"
+[model]
+lattice = "D2Q9"
+collision = "trt"
+precision = "fp64"
+viscosity = 0.05
+[domain]
+size = [60, 22]
+[boundary.x_min]
+type = "velocity"
+profile = "parabolic"
+velocity = [0.05, 0.0]
+[boundary.x_max]
+type = "pressure"
+density = 1.0
+[[obstacle]]
+name = "cyl"
+shape = "cylinder"
+axis = "z"
+center = [20, 10.5]
+radius = 4
+[forces]
+obstacles = ["cyl"]
+reference_velocity = 0.05
+reference_area = 9
+interval = 25
+[run]
+steps = 200
+check_interval = 50
+[output]
+interval = 50
+CASE
+
+# run_ok LABEL ARGS...: barracuda exits 0.
+run_ok() {
+    local label=$1 rc=0
+    shift
+    "$BIN" "$@" >"$T/stdout" 2>"$T/stderr" || rc=$?
+    [[ $rc == 0 ]] || { fail "$label: exit $rc"; show_run; }
+}
+
+run_ok "one sitting" run case.toml --backend $BACKEND -q --out whole
+# Sitting 1 ends at step 120 (checkpoints at 60 and 120); sitting 2 goes on to 150
+# and saves there; then its checkpoint is put back to the one of step 120, as if
+# sitting 2 had stopped after writing its outputs of steps 125-150 but before its
+# checkpoint; sitting 3 goes on from 120 to 200.
+run_ok "sitting 1" run case.toml --backend $BACKEND -q --out part --checkpoint-every 60 --set run.steps=120
+grep -qF "checkpoint: checkpoint.bin at step 120, every 60 steps" "$T/stdout" || { fail "sitting 1 does not report its checkpoint"; show_run; }
+cp part/checkpoint.bin at120.bin
+run_ok "sitting 2" run case.toml --backend $BACKEND -q --restart part --set run.steps=150
+grep -qF "going on from the checkpoint at step 120" "$T/stderr" || { fail "sitting 2 does not say where it goes on from"; show_run; }
+[[ -e part/fields_00000150.vti ]] || fail "sitting 2 did not write step 150"
+cp at120.bin part/checkpoint.bin
+run_ok "sitting 3" run case.toml --backend $BACKEND -q --restart part --set run.steps=200
+grep -qF "done: 80 steps (from the checkpoint at step 120 to 200)" "$T/stdout" || { fail "sitting 3's summary"; show_run; }
+for f in fields_00000200.vti fields_00000150.vti slice_00000200.png; do
+    cmp -s "whole/$f" "part/$f" || fail "$f differs from the run in one sitting"
+done
+# Sitting 3 kept sitting 1's last instant (step 120, its end) and dropped nothing
+# else: apart from that instant, forces.csv and the series equal the one sitting's.
+python3 - whole part <<'PY' || fail "forces.csv or fields.pvd differ from the run in one sitting (beyond step 120)"
+import re, sys
+whole, part = sys.argv[1:]
+def rows(d):
+    return [l for l in open(d + "/forces.csv").read().splitlines() if not l.startswith("120,")]
+def series(d):
+    return [f for f in re.findall(r'file="([^"]+)"', open(d + "/fields.pvd").read()) if f != "fields_00000120.vti"]
+assert rows(whole) == rows(part), (rows(whole), rows(part))
+assert series(whole) == series(part), (series(whole), series(part))
+assert len(rows(part)) == 1 + 200 // 25, rows(part)
+PY
+((failures)) || echo "ok   three sittings end where one does (fields, PNG, forces.csv, series)"
+
+# A changed output schedule is allowed: the restart writes every 40 steps from 200 on.
+run_ok "output.interval changed" run case.toml --backend $BACKEND -q --restart part --set run.steps=280 --set output.interval=40
+[[ -e part/fields_00000240.vti && -e part/fields_00000280.vti ]] || fail "the restart with output.interval = 40 wrote no step 240/280"
+((failures)) || echo "ok   a restart may change [output] and run.steps"
+
+# expect NAME RC PATTERN -- ARGS: exit code, the message, and part/ left as it was.
+expect() {
+    local name=$1 want=$2 pattern=$3
+    shift 4
+    local before after rc=0
+    before=$(cd part && ls -l --time-style=+%s.%N | sha256sum)
+    "$BIN" "$@" >"$T/stdout" 2>"$T/stderr" || rc=$?
+    after=$(cd part && ls -l --time-style=+%s.%N | sha256sum)
+    if [[ $rc != "$want" ]]; then fail "$name: exit $rc, expected $want"; show_run; return; fi
+    if ! grep -qF -- "$pattern" "$T/stderr"; then fail "$name: stderr does not mention '$pattern'"; show_run; return; fi
+    if [[ $before != "$after" ]]; then fail "$name: the directory changed"; return; fi
+    echo "ok   $name (exit $rc)"
+}
+mkdir empty
+expect "no checkpoint" 3 "--restart: no checkpoint empty/checkpoint.bin (a run writes one with --checkpoint-every N)" -- \
+    run case.toml --backend $BACKEND -q --restart empty --set run.steps=300
+expect "not a directory" 3 "--restart: 'nowhere' is not a directory" -- \
+    run case.toml --backend $BACKEND -q --restart nowhere
+expect "another case" 3 "was written by another case; a restart may change run.steps, run.backend and [output] only" -- \
+    run case.toml --backend $BACKEND -q --restart part --set run.steps=300 --set model.viscosity=0.06
+expect "nothing left to run" 3 "the checkpoint is at step 280 and run.steps = 280: nothing left to run; raise run.steps" -- \
+    run case.toml --backend $BACKEND -q --restart part --set run.steps=280
+expect "--restart with --out" 2 "excludes" -- \
+    run case.toml --backend $BACKEND -q --restart part --out elsewhere
+expect "--checkpoint-every 0" 2 "--checkpoint-every" -- \
+    run case.toml --backend $BACKEND -q --out zero --checkpoint-every 0
+cp part/checkpoint.bin intact.bin
+head -c 1000 intact.bin >part/checkpoint.bin
+expect "a damaged checkpoint" 3 "truncated" -- \
+    run case.toml --backend $BACKEND -q --restart part --set run.steps=300
+cp intact.bin part/checkpoint.bin
+run_ok "the restored checkpoint goes on" run case.toml --backend $BACKEND -q --restart part --set run.steps=300
+
+cli_finish restart
