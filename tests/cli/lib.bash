@@ -23,6 +23,44 @@ need_python() {
     command -v python3 >/dev/null || { echo "FAIL: python3 is needed to $1" >&2; exit 1; }
 }
 
+# A 2D channel (60 x 22, D2Q9 TRT FP64, parabolic inflow, pressure outlet) with a
+# cylinder, 200 steps: forces every $2 steps, fields every $3. Title $1.
+channel_case() {
+    cat <<CASE
+title = "$1"
+[model]
+lattice = "D2Q9"
+collision = "trt"
+precision = "fp64"
+viscosity = 0.05
+[domain]
+size = [60, 22]
+[boundary.x_min]
+type = "velocity"
+profile = "parabolic"
+velocity = [0.05, 0.0]
+[boundary.x_max]
+type = "pressure"
+density = 1.0
+[[obstacle]]
+name = "cyl"
+shape = "cylinder"
+axis = "z"
+center = [20, 10.5]
+radius = 4
+[forces]
+obstacles = ["cyl"]
+reference_velocity = 0.05
+reference_area = 9
+interval = $2
+[run]
+steps = 200
+check_interval = 50
+[output]
+interval = $3
+CASE
+}
+
 fail() {
     echo "FAIL: $*" >&2
     failures=$((failures + 1))

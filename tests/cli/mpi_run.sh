@@ -17,39 +17,7 @@ export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMP_NUM_THREADS
 MPI=(timeout 300 mpirun -np 2 --oversubscribe)
 
 # A 2D channel with a cylinder cut by the subdomain faces, forces every 50 steps.
-cat >case.toml <<'CASE'
-title = "cli mpi"
-[model]
-lattice = "D2Q9"
-collision = "trt"
-precision = "fp64"
-viscosity = 0.05
-[domain]
-size = [60, 22]
-[boundary.x_min]
-type = "velocity"
-profile = "parabolic"
-velocity = [0.05, 0.0]
-[boundary.x_max]
-type = "pressure"
-density = 1.0
-[[obstacle]]
-name = "cyl"
-shape = "cylinder"
-axis = "z"
-center = [20, 10.5]
-radius = 4
-[forces]
-obstacles = ["cyl"]
-reference_velocity = 0.05
-reference_area = 9
-interval = 50
-[run]
-steps = 200
-check_interval = 50
-[output]
-interval = 100
-CASE
+channel_case "cli mpi" 50 100 >case.toml
 
 rc=0
 "$BIN" run case.toml --backend cpu -q --out one >"$T/stdout" 2>"$T/stderr" || rc=$?

@@ -17,39 +17,7 @@ BACKEND=${BARRACUDA_BACKEND:-cpu}
 need_python "compare forces.csv and fields.pvd"
 
 # A 2D channel with a cylinder: forces every 25 steps, fields every 50.
-cat >case.toml <<'CASE'
-title = "cli restart"
-[model]
-lattice = "D2Q9"
-collision = "trt"
-precision = "fp64"
-viscosity = 0.05
-[domain]
-size = [60, 22]
-[boundary.x_min]
-type = "velocity"
-profile = "parabolic"
-velocity = [0.05, 0.0]
-[boundary.x_max]
-type = "pressure"
-density = 1.0
-[[obstacle]]
-name = "cyl"
-shape = "cylinder"
-axis = "z"
-center = [20, 10.5]
-radius = 4
-[forces]
-obstacles = ["cyl"]
-reference_velocity = 0.05
-reference_area = 9
-interval = 25
-[run]
-steps = 200
-check_interval = 50
-[output]
-interval = 50
-CASE
+channel_case "cli restart" 25 50 >case.toml
 
 # run_ok LABEL ARGS...: barracuda exits 0.
 run_ok() {
