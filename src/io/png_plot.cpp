@@ -152,7 +152,8 @@ void write_png_plot(const std::filesystem::path& file, const std::string& title,
     const int head = title.empty() ? 0 : glyph_h * ts + 20;
     Canvas c(std::max(n * panel_w, text_width(title, ts) + 20), panel_h + head);
     if (!title.empty()) c.text(10, 10, title, ts);
-    for (int i = 0; i < int(panels.size()); ++i) draw_panel(c, i * panel_w, head, panels[i]);
+    const int left = (c.width - n * panel_w) / 2;  // a title wider than the panels: centre them under it
+    for (int i = 0; i < int(panels.size()); ++i) draw_panel(c, left + i * panel_w, head, panels[i]);
     write_file_atomically(file, encode_png(c, file));
 }
 
