@@ -537,6 +537,10 @@ TEST(CaseFingerprint, HoldsWhatARestartMayNotChange) {
     EXPECT_EQ(fp(base, {"run.steps=500"}), reference);
     EXPECT_EQ(fp(base, {"run.backend=cpu"}), reference);
     EXPECT_EQ(fp(base, {"output.interval=20", "output.directory=elsewhere"}), reference);
+    // A case without [run]: --set run.steps makes the table, which must not count.
+    const std::string bare = make_case();
+    EXPECT_EQ(fp(bare, {"run.steps=500"}), fp(bare));
+    EXPECT_EQ(fp(bare, {"run.steps=500", "run.backend=cpu"}), fp(bare));
     EXPECT_NE(fp(base, {"model.tau=0.9"}), reference);
     EXPECT_NE(fp(base, {"domain.size=[64, 34]"}), reference);
     EXPECT_NE(fp(base, {"run.check_interval=50"}), reference);

@@ -109,6 +109,16 @@ int run_command(const RunOptions& options) {
         }
         // A restart restores the state first: the earlier run's files are only
         // truncated to its checkpoint once the checkpoint is known to fit.
+        if (restart || options.checkpoint_every > 0) {
+            // A checkpoint passes through one host copy of the engine's state (from the GPU,
+            // or besides the CPU engine's own arrays): refuse now rather than at the first one.
+            const std::int64_t need = simulation.engine().memory_bytes();
+            const std::int64_t have = sim::available_memory(sim::BackendChoice::Cpu);
+            if (comm.any(need > have))
+                throw ResourceError("checkpoints of this run need " + std::to_string(need >> 20) +
+                                    " MiB of host memory per rank for a copy of the state; " +
+                                    std::to_string(have >> 20) + " MiB are available");
+        }
         std::optional<io::RunCheckpoints> checkpoints;
         io::RunCheckpoints::Resumed resumed;
         if (restart) {

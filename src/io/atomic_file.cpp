@@ -12,6 +12,10 @@
 namespace barracuda::io {
 
 void write_file_atomically(const std::filesystem::path& path, std::string_view bytes) {
+    write_file_atomically(path, std::span<const std::string_view>(&bytes, 1));
+}
+
+void write_file_atomically(const std::filesystem::path& path, std::span<const std::string_view> parts) {
     // The temporary lives in the target's directory so that rename() stays on
     // one file system, where POSIX makes it atomic; the pid keeps two
     // processes writing the same file from sharing a temporary.
@@ -27,8 +31,9 @@ void write_file_atomically(const std::filesystem::path& path, std::string_view b
 
     const char* step = nullptr;
     int err = 0;
-    if (std::fwrite(bytes.data(), 1, bytes.size(), f) != bytes.size()) {
-        step = "writing", err = errno;
+    for (const auto& bytes : parts)
+        if (!step && std::fwrite(bytes.data(), 1, bytes.size(), f) != bytes.size()) step = "writing", err = errno;
+    if (step) {
     } else if (std::fflush(f) != 0) {
         step = "writing", err = errno;
     } else if (::fsync(::fileno(f)) != 0) {

@@ -449,6 +449,7 @@ std::string fingerprint(const toml::table& root) {
     if (toml::table* run = kept.get_as<toml::table>("run")) {
         run->erase("steps");
         run->erase("backend");
+        if (run->empty()) kept.erase("run");  // --set run.steps=N on a case without [run] makes one
     }
     kept.erase("output");
     std::ostringstream text;

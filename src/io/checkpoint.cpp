@@ -1,8 +1,6 @@
 #include "io/checkpoint.hpp"
 
-#include <cstring>
 #include <fstream>
-#include <iterator>
 #include <string>
 #include <string_view>
 
@@ -26,53 +24,71 @@ void put_array(std::string& out, const E* data, std::size_t n) {
     out.append(reinterpret_cast<const char*>(data), n * sizeof(E));
 }
 
-/// Reads the file's bytes in order; every read checks that they are there.
+/// Reads the file in order, straight into the vectors that keep the values (no copy
+/// of the whole file); every read first checks that the bytes are there.
 struct Reader {
-    const std::string& bytes;
+    std::ifstream in;
     const std::filesystem::path& path;
-    std::size_t at = 0;
+    std::uint64_t size = 0, at = 0;
 
-    void need(std::size_t n) const {
-        if (bytes.size() - at < n)
-            throw OutputError("checkpoint " + path.string() + ": truncated (" + std::to_string(bytes.size()) +
-                              " bytes)");
+    explicit Reader(const std::filesystem::path& p) : in(p, std::ios::binary), path(p) {
+        std::error_code ec;
+        size = std::filesystem::file_size(p, ec);
+        if (!in || ec) throw OutputError("cannot read checkpoint " + p.string());
     }
-    void need_elements(std::uint64_t n, std::size_t size) const {
-        if (n > (bytes.size() - at) / size) need(bytes.size() - at + 1);
+    void need(std::uint64_t n) const {
+        if (size - at < n) throw OutputError("checkpoint " + path.string() + ": truncated (" + std::to_string(size) + " bytes)");
+    }
+    void read(void* to, std::uint64_t n) {
+        need(n);
+        if (n && !in.read(static_cast<char*>(to), std::streamsize(n)))
+            throw OutputError("cannot read checkpoint " + path.string());
+        at += n;
     }
     template <class V>
     V get() {
-        need(sizeof(V));
         V v;
-        std::memcpy(&v, bytes.data() + at, sizeof(V));
-        at += sizeof(V);
+        read(&v, sizeof(V));
         return v;
     }
     template <class E>
     std::vector<E> get_array() {
         const auto n = get<std::uint64_t>();
-        need_elements(n, sizeof(E));
+        if (n > (size - at) / sizeof(E)) need(size - at + 1);
         std::vector<E> v(n);
-        if (n) std::memcpy(v.data(), bytes.data() + at, n * sizeof(E));
-        at += n * sizeof(E);
+        read(v.data(), n * sizeof(E));
         return v;
+    }
+    /// The magic text and the version, checked.
+    void header() {
+        std::string m(magic.size(), '\0');
+        if (size < magic.size()) throw OutputError("checkpoint " + path.string() + ": not a Barracuda checkpoint");
+        read(m.data(), m.size());
+        if (m != magic) throw OutputError("checkpoint " + path.string() + ": not a Barracuda checkpoint");
+        if (const auto v = get<std::uint32_t>(); v != version)
+            throw OutputError("checkpoint " + path.string() + ": version " + std::to_string(v) + ", this build reads " +
+                              std::to_string(version));
     }
 };
 
 }  // namespace
 
 void write_checkpoint(const std::filesystem::path& path, const Checkpoint& c) {
-    std::string out(magic);
-    put(out, version);
-    put(out, c.time);
-    put_array(out, c.tag.data(), c.tag.size());
-    put_array(out, c.state.engine.data(), c.state.engine.size());
-    put(out, std::uint8_t(c.state.odd));
-    put(out, c.state.clock);
-    put_array(out, c.state.populations.data(), c.state.populations.size());
-    put_array(out, c.state.wall_momenta.data(), c.state.wall_momenta.size());
-    put_array(out, c.values.data(), c.values.size());
-    write_file_atomically(path, out);
+    // The populations are written from the state itself, not copied into the rest.
+    std::string head(magic);
+    put(head, version);
+    put(head, c.time);
+    put_array(head, c.tag.data(), c.tag.size());
+    put_array(head, c.state.engine.data(), c.state.engine.size());
+    put(head, std::uint8_t(c.state.odd));
+    put(head, c.state.clock);
+    put(head, std::uint64_t(c.state.populations.size()));
+    std::string tail;
+    put_array(tail, c.state.wall_momenta.data(), c.state.wall_momenta.size());
+    put_array(tail, c.values.data(), c.values.size());
+    const std::string_view parts[] = {
+        head, {reinterpret_cast<const char*>(c.state.populations.data()), c.state.populations.size()}, tail};
+    write_file_atomically(path, parts);
 }
 
 std::optional<Checkpoint> read_checkpoint(const std::filesystem::path& path) {
@@ -80,15 +96,8 @@ std::optional<Checkpoint> read_checkpoint(const std::filesystem::path& path) {
     const bool there = std::filesystem::exists(path, ec);
     if (ec) throw OutputError("cannot look for checkpoint " + path.string() + ": " + ec.message());
     if (!there) return std::nullopt;
-    std::ifstream in(path, std::ios::binary);
-    if (!in) throw OutputError("cannot read checkpoint " + path.string());
-    const std::string bytes{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-    if (bytes.compare(0, magic.size(), magic) != 0)
-        throw OutputError("checkpoint " + path.string() + ": not a Barracuda checkpoint");
-    Reader r{bytes, path, magic.size()};
-    if (const auto v = r.get<std::uint32_t>(); v != version)
-        throw OutputError("checkpoint " + path.string() + ": version " + std::to_string(v) + ", this build reads " +
-                          std::to_string(version));
+    Reader r(path);
+    r.header();
     Checkpoint c;
     c.time = r.get<std::int64_t>();
     const auto tag = r.get_array<char>();
@@ -100,10 +109,19 @@ std::optional<Checkpoint> read_checkpoint(const std::filesystem::path& path) {
     c.state.populations = r.get_array<std::uint8_t>();
     c.state.wall_momenta = r.get_array<double>();
     c.values = r.get_array<double>();
-    if (r.at != bytes.size())
-        throw OutputError("checkpoint " + path.string() + ": " + std::to_string(bytes.size() - r.at) +
-                          " bytes after the end");
+    if (r.at != r.size)
+        throw OutputError("checkpoint " + path.string() + ": " + std::to_string(r.size - r.at) + " bytes after the end");
     return c;
+}
+
+std::optional<std::int64_t> read_checkpoint_time(const std::filesystem::path& path) {
+    std::error_code ec;
+    const bool there = std::filesystem::exists(path, ec);
+    if (ec) throw OutputError("cannot look for checkpoint " + path.string() + ": " + ec.message());
+    if (!there) return std::nullopt;
+    Reader r(path);
+    r.header();
+    return r.get<std::int64_t>();
 }
 
 }  // namespace barracuda::io

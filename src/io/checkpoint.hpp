@@ -33,5 +33,8 @@ void write_checkpoint(const std::filesystem::path& path, const Checkpoint& c);
 /// Reads a checkpoint; std::nullopt when the file does not exist. Throws OutputError
 /// when it exists but is not a whole checkpoint of this version.
 std::optional<Checkpoint> read_checkpoint(const std::filesystem::path& path);
+/// The time step of a checkpoint from its header alone; std::nullopt when the file
+/// does not exist. Throws OutputError when it is not a checkpoint of this version.
+std::optional<std::int64_t> read_checkpoint_time(const std::filesystem::path& path);
 
 }  // namespace barracuda::io

@@ -19,20 +19,21 @@ class RunCheckpoints {
 public:
     RunCheckpoints(const sim::CaseSpec& spec, const parallel::Subdomain& sub, std::filesystem::path directory);
 
-    /// This rank's file: checkpoint.bin, or checkpoint_r<rank>.bin on several ranks.
+    /// This rank's latest file: checkpoint.bin, or checkpoint_r<rank>.bin on several ranks.
+    /// The one before it stays beside it as checkpoint[_r<rank>].previous.bin.
     const std::filesystem::path& path() const { return path_; }
 
     /// What the earlier sitting left: its step, force samples and checkpoint interval.
     struct Resumed {
         std::int64_t step = 0, force_samples = 0, every = 0;
     };
-    /// Collective: every rank reads its file and restores `sim` from it. Throws CaseError
-    /// on every rank, with the first failing rank's reason, when a file is missing, is
-    /// not a checkpoint, belongs to another case or rank grid, when the ranks' files
-    /// are of different steps, or when the step is not below run.steps.
+    /// Collective: restores `sim` from the newest step every rank holds in its latest or
+    /// previous file. Throws CaseError on every rank, with the first failing rank's
+    /// reason, when there is none, when a file is not a checkpoint or belongs to another
+    /// case, force interval or rank grid, or when the step is not below run.steps.
     Resumed restore(sim::Simulation& sim) const;
 
-    /// Writes this rank's checkpoint of `sim` (atomically).
+    /// Writes this rank's checkpoint of `sim` (atomically), keeping the one before.
     void save(sim::Simulation& sim, std::int64_t force_samples, std::int64_t every) const;
 
 private:
@@ -40,6 +41,7 @@ private:
     std::string grid_;  // "<n> rank(s) as [a, b, c]", for messages
     std::int64_t steps_;
     std::filesystem::path path_;
+    std::filesystem::path previous_;  // the checkpoint before the latest
 };
 
 }  // namespace barracuda::io

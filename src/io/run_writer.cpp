@@ -76,7 +76,7 @@ void RunWriter::truncate_to(std::int64_t step) {
     std::vector<fs::path> later;
     for (const auto& entry : fs::directory_iterator(dir_.path, ec)) {
         // The names write() and write_png() give: fields_<step>.vti (.pvti, _r<rank>.vti), slice_<step>.png.
-        static const std::regex instant(R"((fields|slice)_([0-9]+)(\.vti|\.pvti|_r[0-9]+\.vti|\.png))");
+        static const std::regex instant(R"((fields|slice)_([0-9]{1,18})(\.vti|\.pvti|_r[0-9]+\.vti|\.png))");
         const std::string name = entry.path().filename().string();
         std::smatch m;
         if (!std::regex_match(name, m, instant)) continue;
@@ -93,7 +93,7 @@ void RunWriter::truncate_to(std::int64_t step) {
     for (const auto& p : later)
         if (!fs::remove(p, ec) && ec) throw OutputError("cannot remove " + p.string() + ": " + ec.message());
     std::sort(series.begin(), series.end());
-    if (!series.empty()) {
+    if (!series.empty() || fs::exists(series_.path())) {  // rewritten even when no instant is left
         series_.reset(std::move(series));
         files_.push_back(series_.path());
     }

@@ -458,8 +458,10 @@ RunResult Simulation::run(OutputSink* sink, const std::function<void(const Progr
         }
         throw DivergenceError(message);
     };
-    auto check = [&](std::int64_t step) {
-        const auto o = observe_all(steady_test);
+    // `track`: the observation is the steady-state test's new reference (a check step);
+    // a check at another step (before a checkpoint) watches the stability alone.
+    auto check = [&](std::int64_t step, bool track = true) {
+        const auto o = observe_all(steady_test && track);
         if (o.bad_cell >= 0) {
             const auto& n = spec_.size;
             const std::int64_t c = o.bad_cell;
@@ -503,7 +505,7 @@ RunResult Simulation::run(OutputSink* sink, const std::function<void(const Progr
     // A checkpoint of a state that passed the stability watch, with everything the
     // sink holds up to it made durable first: a restart truncates the outputs to it.
     auto save_checkpoint = [&](std::int64_t step, bool checked) {
-        if (!checked) check(step);
+        if (!checked) check(step, false);
         if (sink) sink->flush();
         checkpoints.save(step, result.force_samples);
     };
@@ -513,7 +515,9 @@ RunResult Simulation::run(OutputSink* sink, const std::function<void(const Progr
     // The steady-state test compares with the previous check: none yet in this sitting.
     bool first_check = true;
     while (step < run.steps) {
-        std::int64_t next = std::min(run.steps, step + run.check_interval);
+        // Check steps are the multiples of check_interval, wherever the run starts or stops
+        // (an output, force or checkpoint step, a restart).
+        std::int64_t next = std::min(run.steps, (step / run.check_interval + 1) * run.check_interval);
         if (out_every > 0) next = std::min(next, (step / out_every + 1) * out_every);
         if (force_every > 0) next = std::min(next, (step / force_every + 1) * force_every);
         if (save_every > 0) next = std::min(next, (step / save_every + 1) * save_every);

@@ -49,6 +49,14 @@ rc=0
 for f in forces.csv slice_00000200.png fields_00000200_r0000.vti fields_00000200_r0001.vti fields.pvd; do
     cmp -s "two/$f" "parts/$f" || fail "2 ranks: $f differs after a restart"
 done
+# As if rank 1 had stopped before saving step 200: its latest file is of step 100,
+# rank 0's are of 200 and 100. The restart goes on from 100, the step both hold.
+mv parts/checkpoint_r0001.previous.bin parts/checkpoint_r0001.bin
+rc=0
+"${MPI[@]}" "$BIN" run case.toml --backend cpu -q --restart parts >"$T/stdout" 2>"$T/stderr" || rc=$?
+[[ $rc == 0 ]] && grep -qF "going on from step 100, the newest every rank holds" "$T/stderr" ||
+    { fail "2 ranks, checkpoints of steps 200 and 100: exit $rc"; show_run; }
+cmp -s two/forces.csv parts/forces.csv || fail "2 ranks: forces.csv differs after going on from the previous checkpoint"
 rc=0
 "$BIN" run case.toml --backend cpu -q --restart parts --set run.steps=300 >"$T/stdout" 2>"$T/stderr" || rc=$?
 [[ $rc == 3 ]] && grep -qF "(the directory holds checkpoint_r0000.bin, checkpoint_r0001.bin: a run on another number of ranks)" \

@@ -29,16 +29,16 @@ run_ok() {
 
 run_ok "one sitting" run case.toml --backend $BACKEND -q --out whole
 # Sitting 1 ends at step 120 (checkpoints at 60 and 120); sitting 2 goes on to 150
-# and saves there; then its checkpoint is put back to the one of step 120, as if
-# sitting 2 had stopped after writing its outputs of steps 125-150 but before its
-# checkpoint; sitting 3 goes on from 120 to 200.
+# and saves there, the one of step 120 becoming checkpoint.previous.bin. Removing
+# checkpoint.bin leaves the directory as a stop in the middle of that save would
+# (after the rename, before the new file): sitting 2 wrote its outputs of steps
+# 125-150 but has no checkpoint of them. Sitting 3 goes on from 120 to 200.
 run_ok "sitting 1" run case.toml --backend $BACKEND -q --out part --checkpoint-every 60 --set run.steps=120
 grep -qF "checkpoint: checkpoint.bin at step 120, every 60 steps" "$T/stdout" || { fail "sitting 1 does not report its checkpoint"; show_run; }
-cp part/checkpoint.bin at120.bin
 run_ok "sitting 2" run case.toml --backend $BACKEND -q --restart part --set run.steps=150
 grep -qF "going on from the checkpoint at step 120" "$T/stderr" || { fail "sitting 2 does not say where it goes on from"; show_run; }
-[[ -e part/fields_00000150.vti ]] || fail "sitting 2 did not write step 150"
-cp at120.bin part/checkpoint.bin
+[[ -e part/fields_00000150.vti && -e part/checkpoint.previous.bin ]] || fail "sitting 2 did not write step 150 or keep the previous checkpoint"
+rm part/checkpoint.bin
 run_ok "sitting 3" run case.toml --backend $BACKEND -q --restart part --set run.steps=200
 grep -qF "done: 80 steps (from the checkpoint at step 120 to 200)" "$T/stdout" || { fail "sitting 3's summary"; show_run; }
 for f in fields_00000200.vti fields_00000150.vti slice_00000200.png; do
@@ -90,6 +90,12 @@ expect "--restart with --out" 2 "excludes" -- \
     run case.toml --backend $BACKEND -q --restart part --out elsewhere
 expect "--checkpoint-every 0" 2 "--checkpoint-every" -- \
     run case.toml --backend $BACKEND -q --out zero --checkpoint-every 0
+# Without forces.interval the forces are sampled at output.interval: then that must stay.
+channel_case "cli restart" 25 50 | grep -v '^interval = 25$' >sampled_at_output.toml
+run_ok "forces at output.interval" run sampled_at_output.toml --backend $BACKEND -q --out at_output --checkpoint-every 100 \
+    --set run.steps=100
+expect "another force interval" 3 "was written by a run sampling forces every 50 steps, this one every 40" -- \
+    run sampled_at_output.toml --backend $BACKEND -q --restart at_output --set output.interval=40
 cp part/checkpoint.bin intact.bin
 head -c 1000 intact.bin >part/checkpoint.bin
 expect "a damaged checkpoint" 3 "truncated" -- \
