@@ -64,9 +64,10 @@ RunCheckpoints::RunCheckpoints(const sim::CaseSpec& spec, const parallel::Subdom
     const auto& d = sub.dims;
     // The force samples' interval: forces.interval, or output.interval when it is not
     // given, which a restart may change.
-    tag_ = "case=" + spec.fingerprint + " forces_every=" +
-           std::to_string(spec.forces.obstacles.empty() ? 0 : sim::force_interval(spec)) + " ranks=" + std::to_string(sub.ranks()) + " grid=" + std::to_string(d[0]) +
-           "x" + std::to_string(d[1]) + "x" + std::to_string(d[2]) + " rank=" + std::to_string(sub.rank);
+    const std::int64_t forces_every = spec.forces.obstacles.empty() ? 0 : sim::force_interval(spec);
+    tag_ = "case=" + spec.fingerprint + " forces_every=" + std::to_string(forces_every) +
+           " ranks=" + std::to_string(sub.ranks()) + " grid=" + std::to_string(d[0]) + "x" + std::to_string(d[1]) +
+           "x" + std::to_string(d[2]) + " rank=" + std::to_string(sub.rank);
     grid_ = std::to_string(sub.ranks()) + (sub.ranks() == 1 ? " rank" : " ranks as [") +
             (sub.ranks() == 1 ? std::string() : std::to_string(d[0]) + ", " + std::to_string(d[1]) + ", " +
                                                      std::to_string(d[2]) + "]");
