@@ -24,8 +24,8 @@ void put_array(std::string& out, const E* data, std::size_t n) {
     out.append(reinterpret_cast<const char*>(data), n * sizeof(E));
 }
 
-/// Reads the file in order, straight into the vectors that keep the values (no copy
-/// of the whole file); every read first checks that the bytes are there.
+/// Reads the file in order after its header, straight into the vectors that keep the
+/// values (no copy of the whole file); every read first checks that the bytes are there.
 struct Reader {
     std::ifstream in;
     const std::filesystem::path& path;
@@ -35,6 +35,7 @@ struct Reader {
         std::error_code ec;
         size = std::filesystem::file_size(p, ec);
         if (!in || ec) throw OutputError("cannot read checkpoint " + p.string());
+        header();
     }
     void need(std::uint64_t n) const {
         if (size - at < n) throw OutputError("checkpoint " + path.string() + ": truncated (" + std::to_string(size) + " bytes)");
@@ -59,7 +60,7 @@ struct Reader {
         read(v.data(), n * sizeof(E));
         return v;
     }
-    /// The magic text and the version, checked.
+    /// The magic text and the version, checked (by the constructor).
     void header() {
         std::string m(magic.size(), '\0');
         if (size < magic.size()) throw OutputError("checkpoint " + path.string() + ": not a Barracuda checkpoint");
@@ -70,6 +71,13 @@ struct Reader {
                               std::to_string(version));
     }
 };
+
+bool checkpoint_exists(const std::filesystem::path& path) {
+    std::error_code ec;
+    const bool there = std::filesystem::exists(path, ec);
+    if (ec) throw OutputError("cannot look for checkpoint " + path.string() + ": " + ec.message());
+    return there;
+}
 
 }  // namespace
 
@@ -92,12 +100,8 @@ void write_checkpoint(const std::filesystem::path& path, const Checkpoint& c) {
 }
 
 std::optional<Checkpoint> read_checkpoint(const std::filesystem::path& path) {
-    std::error_code ec;
-    const bool there = std::filesystem::exists(path, ec);
-    if (ec) throw OutputError("cannot look for checkpoint " + path.string() + ": " + ec.message());
-    if (!there) return std::nullopt;
+    if (!checkpoint_exists(path)) return std::nullopt;
     Reader r(path);
-    r.header();
     Checkpoint c;
     c.time = r.get<std::int64_t>();
     const auto tag = r.get_array<char>();
@@ -115,12 +119,8 @@ std::optional<Checkpoint> read_checkpoint(const std::filesystem::path& path) {
 }
 
 std::optional<std::int64_t> read_checkpoint_time(const std::filesystem::path& path) {
-    std::error_code ec;
-    const bool there = std::filesystem::exists(path, ec);
-    if (ec) throw OutputError("cannot look for checkpoint " + path.string() + ": " + ec.message());
-    if (!there) return std::nullopt;
+    if (!checkpoint_exists(path)) return std::nullopt;
     Reader r(path);
-    r.header();
     return r.get<std::int64_t>();
 }
 
