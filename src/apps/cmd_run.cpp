@@ -140,10 +140,7 @@ int run_command(const RunOptions& options) {
         schedule.earlier_force_samples = resumed.force_samples;
         if (schedule.every > 0) {
             if (!checkpoints) checkpoints.emplace(spec, sub, writer.directory().path);
-            schedule.save = [&](std::int64_t step, std::int64_t samples) {
-                (void)step;
-                checkpoints->save(simulation, samples, schedule.every);
-            };
+            schedule.save = [&](std::int64_t samples) { checkpoints->save(simulation, samples, schedule.every); };
         }
         const auto r = simulation.run(&writer, [&](const sim::Progress& p) { progress(p); }, schedule);
         progress.finish();

@@ -33,10 +33,9 @@ void write_file_atomically(const std::filesystem::path& path, std::span<const st
     int err = 0;
     for (const auto& bytes : parts)
         if (!step && std::fwrite(bytes.data(), 1, bytes.size(), f) != bytes.size()) step = "writing", err = errno;
-    if (step) {
-    } else if (std::fflush(f) != 0) {
+    if (!step && std::fflush(f) != 0) {
         step = "writing", err = errno;
-    } else if (::fsync(::fileno(f)) != 0) {
+    } else if (!step && ::fsync(::fileno(f)) != 0) {
         // Without fsync a crash after the rename could leave the new name
         // pointing at a file whose data never reached the disk.
         step = "syncing", err = errno;

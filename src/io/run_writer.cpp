@@ -7,6 +7,7 @@
 #include <fstream>
 #include <regex>
 #include <string>
+#include <utility>
 
 #include "common/error.hpp"
 #include "io/atomic_file.hpp"
@@ -49,24 +50,22 @@ OutputDirectory shared_directory(const std::filesystem::path& requested) {
 }  // namespace
 
 RunWriter::RunWriter(const sim::CaseSpec& spec, const std::filesystem::path& requested, const parallel::Subdomain* sub)
-    : spec_(spec),
-      sub_(sub ? *sub : parallel::Subdomain::whole(spec.size, spec.periodic)),
-      lead_(parallel::Comm::world().rank() == 0),
-      dir_(shared_directory(requested)),
-      series_(dir_.path / "fields.pvd"),
-      kinds_(sim::output_node_kinds(spec, &sub_)) {}
+    : RunWriter(spec, shared_directory(requested), sub) {}
 
 RunWriter::RunWriter(const sim::CaseSpec& spec, const std::filesystem::path& directory,
                      const parallel::Subdomain* sub, std::int64_t step)
-    : spec_(spec),
-      sub_(sub ? *sub : parallel::Subdomain::whole(spec.size, spec.periodic)),
-      lead_(parallel::Comm::world().rank() == 0),
-      dir_{directory, false},
-      series_(dir_.path / "fields.pvd"),
-      kinds_(sim::output_node_kinds(spec, &sub_)) {
+    : RunWriter(spec, OutputDirectory{directory, false}, sub) {
     last_step_ = step;  // the restored instant is on disk already
     if (lead_) truncate_to(step);
 }
+
+RunWriter::RunWriter(const sim::CaseSpec& spec, OutputDirectory dir, const parallel::Subdomain* sub)
+    : spec_(spec),
+      sub_(sub ? *sub : parallel::Subdomain::whole(spec.size, spec.periodic)),
+      lead_(parallel::Comm::world().rank() == 0),
+      dir_(std::move(dir)),
+      series_(dir_.path / "fields.pvd"),
+      kinds_(sim::output_node_kinds(spec, &sub_)) {}
 
 void RunWriter::truncate_to(std::int64_t step) {
     namespace fs = std::filesystem;

@@ -51,6 +51,7 @@ public:
     static std::array<double, 2> coefficients(const sim::ForceReportSpec& f, const std::array<double, 3>& force);
 
 private:
+    RunWriter(const sim::CaseSpec& spec, OutputDirectory dir, const parallel::Subdomain* sub);
     void truncate_to(std::int64_t step);
     void write_png(std::int64_t step, const FieldSet& fields);
     sim::CaseSpec spec_;

@@ -507,7 +507,7 @@ RunResult Simulation::run(OutputSink* sink, const std::function<void(const Progr
     auto save_checkpoint = [&](std::int64_t step, bool checked) {
         if (!checked) check(step, false);
         if (sink) sink->flush();
-        checkpoints.save(step, result.force_samples);
+        checkpoints.save(result.force_samples);
     };
 
     if (start == 0) write_output(0);
@@ -515,12 +515,11 @@ RunResult Simulation::run(OutputSink* sink, const std::function<void(const Progr
     // The steady-state test compares with the previous check: none yet in this sitting.
     bool first_check = true;
     while (step < run.steps) {
-        // Check steps are the multiples of check_interval, wherever the run starts or stops
-        // (an output, force or checkpoint step, a restart).
-        std::int64_t next = std::min(run.steps, (step / run.check_interval + 1) * run.check_interval);
-        if (out_every > 0) next = std::min(next, (step / out_every + 1) * out_every);
-        if (force_every > 0) next = std::min(next, (step / force_every + 1) * force_every);
-        if (save_every > 0) next = std::min(next, (step / save_every + 1) * save_every);
+        // The next step that checks, writes, samples or saves: each falls on the multiples
+        // of its interval wherever the run starts or stops (a restart, another interval).
+        const auto after = [&](std::int64_t every) { return every > 0 ? (step / every + 1) * every : run.steps; };
+        const std::int64_t next = std::min(
+            {run.steps, after(run.check_interval), after(out_every), after(force_every), after(save_every)});
         try {
             advance(next - step);
         } catch (const CaseError& e) {  // an expression went bad (NaN, too fast) during the run

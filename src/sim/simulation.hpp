@@ -39,9 +39,9 @@ struct CheckpointSchedule {
     /// Steps between checkpoints; 0: none. With a schedule, one is also saved at the end,
     /// so that a finished run can be taken further.
     std::int64_t every = 0;
-    /// Saves the state after `step` (the sink has flushed everything up to it), with
-    /// the run's force samples so far.
-    std::function<void(std::int64_t step, std::int64_t force_samples)> save;
+    /// Saves the state at the simulation's time (the sink has flushed everything up to
+    /// it), with the run's force samples so far.
+    std::function<void(std::int64_t force_samples)> save;
     /// Force samples of the sittings before this one (a restart).
     std::int64_t earlier_force_samples = 0;
 };
