@@ -17,7 +17,7 @@ inline backend::EngineSetup periodic_box(lattice::Kind lat, int nx, int ny, int 
     s.lattice = lat;
     s.collision = col;
     s.precision = prec;
-    s.grid = {{nx, ny, nz}, {true, true, true}, lattice::stores_half(lat)};  // D3Q13: one sub-lattice
+    s.grid = {{nx, ny, nz}, {true, true, true}, lattice::stores_sublattice(lat)};  // D3Q13: one sub-lattice
     for (int f = 0; f < 6; ++f) {
         s.faces.type[f] = boundary::FaceType::Periodic;
         s.faces.method[f] = boundary::Method::ZouHe;

@@ -12,7 +12,7 @@
 
 #include "common/error.hpp"
 #include "io/case_file.hpp"
-#include "sim/validate.hpp"
+#include "sim/case_check.hpp"
 
 namespace {
 
@@ -50,8 +50,8 @@ void expect_error(std::string_view text, std::initializer_list<std::string_view>
 
 void expect_valid_error(const sim::CaseSpec& spec, std::initializer_list<std::string_view> parts) {
     try {
-        sim::validate_case(spec);
-        ADD_FAILURE() << "validate_case accepted the case";
+        sim::check_case(spec);
+        ADD_FAILURE() << "check_case accepted the case";
     } catch (const CaseError& e) {
         const std::string msg = e.what();
         for (std::string_view p : parts) EXPECT_NE(msg.find(p), std::string::npos) << "'" << p << "' not in: " << msg;
@@ -149,7 +149,7 @@ TEST(CaseFile, ExampleCasesSayWhatTheirNamesSay) {
 
     const sim::CaseSpec cyl = parse_case_file(cases_dir() / "cylinder2d.toml");
     ASSERT_EQ(cyl.obstacles.size(), 1u);
-    EXPECT_EQ(cyl.obstacles[0].shape, sim::Obstacle::Shape::Cylinder);
+    EXPECT_EQ(cyl.obstacles[0].kind, sim::Obstacle::Shape::Cylinder);
     EXPECT_EQ(cyl.obstacles[0].axis, 2);
     const double re = 0.05 * 2 * cyl.obstacles[0].radius / ((cyl.model.tau - 0.5) / 3);
     EXPECT_NEAR(re, 20.0, 1e-9);
@@ -157,7 +157,7 @@ TEST(CaseFile, ExampleCasesSayWhatTheirNamesSay) {
     const sim::CaseSpec sph = parse_case_file(cases_dir() / "sphere3d.toml");
     EXPECT_EQ(sph.model.lattice, lattice::Kind::D3Q19);
     ASSERT_EQ(sph.obstacles.size(), 1u);
-    EXPECT_EQ(sph.obstacles[0].shape, sim::Obstacle::Shape::Sphere);
+    EXPECT_EQ(sph.obstacles[0].kind, sim::Obstacle::Shape::Sphere);
 }
 
 TEST(CaseFile, DefaultsForAMinimalCase) {
@@ -441,7 +441,7 @@ TEST(CaseFile, MissingFile) {
     }
 }
 
-// --- validate_case and fill_model_defaults on specs built in code ------------
+// --- check_case and fill_model_defaults on specs built in code ------------
 
 sim::CaseSpec valid_2d() {
     sim::CaseSpec s;
@@ -452,7 +452,7 @@ sim::CaseSpec valid_2d() {
     return s;
 }
 
-TEST(CaseValidation, AValidSpecPasses) { EXPECT_NO_THROW(sim::validate_case(valid_2d())); }
+TEST(CaseValidation, AValidSpecPasses) { EXPECT_NO_THROW(sim::check_case(valid_2d())); }
 
 TEST(CaseValidation, MrtDefaultsAreFilled) {
     sim::CaseSpec s = valid_2d();

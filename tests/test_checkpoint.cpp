@@ -15,7 +15,7 @@
 #include "io/checkpoint.hpp"
 #include "sim/case_spec.hpp"
 #include "sim/simulation.hpp"
-#include "sim/validate.hpp"
+#include "sim/case_check.hpp"
 
 namespace {
 
@@ -95,7 +95,7 @@ TEST(Checkpoint, SimulationWithWallsAndTimeDependentInflowGoesOnBitForBit) {
     s.faces[boundary::XMax].density = 1.0;
     sim::Obstacle ball;
     ball.name = "ball";
-    ball.shape = sim::Obstacle::Shape::Sphere;
+    ball.kind = sim::Obstacle::Shape::Sphere;
     ball.center = {11.3, 6.6, 6.4};
     ball.radius = 3.7;
     ball.interpolated = true;

@@ -1,6 +1,6 @@
 // D3Q13 MRT on one sub-lattice (seed 000 §4-5; d'Humières, Bouzidi & Lallemand
 // 2001, Phys. Rev. E 63, 066702):
-//  - the half grid: index <-> coordinates, only x + y + z even stored;
+//  - the sub-lattice: index <-> coordinates, only x + y + z even stored;
 //  - the MRT collision conserves mass, adds the force (Guo in moment space) and equals the
 //    dense moment-space product;
 //  - the moment basis is orthogonal and the equilibrium has the moments of seed 000
@@ -12,7 +12,7 @@
 //    Couette flow (the moving-wall term rho0 c.U / 4 of eq. 9), and a Zou-He inlet /
 //    pressure outlet channel;
 //  - the pressure of eq. 8 (reported as the density 3 p);
-//  - output on the whole box (sim::expand_half).
+//  - output on the whole box (sim::expand_sublattice).
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -24,7 +24,7 @@
 #include "backend/engine.hpp"
 #include "physics/collision_mrt.hpp"
 #include "physics/equilibrium.hpp"
-#include "sim/half_lattice.hpp"
+#include "sim/sublattice_output.hpp"
 #include "support.hpp"
 
 namespace barracuda {
@@ -37,7 +37,7 @@ constexpr double kPi = 3.14159265358979323846;
 backend::EngineSetup d3q13_box(int nx, int ny, int nz, double tau,
                                physics::EquilibriumKind eq = physics::EquilibriumKind::Incompressible) {
     auto s = test::periodic_box(lattice::Kind::D3Q13, nx, ny, nz, tau, storage::Precision::FP64,
-                                physics::CollisionKind::MRT);  // half grid, s_e = s_h = 1 (seed 000 §4)
+                                physics::CollisionKind::MRT);  // sub-lattice, s_e = s_h = 1 (seed 000 §4)
     s.equilibrium = eq;
     return s;
 }
@@ -398,7 +398,7 @@ TEST(D3Q13Output, ExpandsToTheWholeBox) {
     // (the mean of the two neighbours along each axis); solid nodes report rest.
     storage::Grid g{{6, 5, 4}, {true, false, false}, true};
     storage::Grid full = g;
-    full.half = false;
+    full.sublattice = false;
     std::vector<std::uint8_t> kind(std::size_t(full.cells()), boundary::Fluid);
     kind[std::size_t(full.index(3, 2, 0))] = boundary::Solid;
     std::vector<double> rho(std::size_t(g.cells())), u(3 * rho.size());
@@ -410,7 +410,7 @@ TEST(D3Q13Output, ExpandsToTheWholeBox) {
         u[std::size_t(3 * c + 1)] = 0.1 * field(p[0], p[1], p[2]);
     }
     std::vector<double> r, v;
-    sim::expand_half(g, kind, rho, u, r, v);
+    sim::expand_sublattice(g, kind, rho, u, r, v);
     ASSERT_EQ(r.size(), std::size_t(full.cells()));
     for (int z = 1; z < 3; ++z)
         for (int y = 1; y < 4; ++y)

@@ -9,7 +9,7 @@
 #include <cmath>
 #include <random>
 
-#include "backend/dispatch.hpp"
+#include "backend/configured.hpp"
 #include "common/error.hpp"
 #include "support.hpp"
 

@@ -10,7 +10,7 @@
 #include "sim/case_spec.hpp"
 #include "sim/expression.hpp"
 #include "sim/simulation.hpp"
-#include "sim/validate.hpp"
+#include "sim/case_check.hpp"
 
 namespace {
 
@@ -125,7 +125,7 @@ TEST(FaceExpressions, TimeDependentPressureFollowsTheClock) {
 
 std::string case_error(const sim::CaseSpec& s) {
     try {
-        sim::validate_case(s);
+        sim::check_case(s);
     } catch (const CaseError& e) {
         return e.what();
     }

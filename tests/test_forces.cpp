@@ -1,5 +1,5 @@
 // Obstacle forces by momentum exchange (seed 000 §4.2, eq. 10-11;
-// kernel/forces.hpp): the link lists, a fluid at rest, the momentum balance
+// kernel/momentum_exchange.hpp): the link lists, a fluid at rest, the momentum balance
 // of a forced periodic channel, the Schäfer & Turek (1996) cylinder, the
 // [forces] keys and forces.csv.
 #include <gtest/gtest.h>
@@ -20,9 +20,9 @@
 #include "common/error.hpp"
 #include "io/case_file.hpp"
 #include "io/run_writer.hpp"
-#include "sim/forces.hpp"
+#include "sim/force_links.hpp"
 #include "sim/simulation.hpp"
-#include "sim/validate.hpp"
+#include "sim/case_check.hpp"
 
 namespace barracuda {
 namespace {
@@ -46,7 +46,7 @@ sim::CaseSpec periodic_case(lattice::Kind lat, std::array<int, 3> size, double t
 
 sim::Obstacle box(const std::string& name, std::array<double, 3> lo, std::array<double, 3> hi) {
     sim::Obstacle o;
-    o.shape = sim::Obstacle::Shape::Box;
+    o.kind = sim::Obstacle::Shape::Box;
     o.name = name;
     o.min = lo;
     o.max = hi;
@@ -124,7 +124,7 @@ Run make(const sim::CaseSpec& spec, Precision p, Pattern pattern) {
     sim::CaseSpec s = spec;
     s.model.precision = p;
     s.model.streaming = pattern;
-    sim::validate_case(s);
+    sim::check_case(s);
     Run r{nullptr, sim::engine_setup(s)};
     r.engine = backend::make_cpu_engine(r.setup);
     return r;
@@ -143,7 +143,7 @@ TEST(ObstacleForces, ZeroAtRestAroundAClosedObstacle) {
                 auto s = periodic_case(lat, {14, 12, two_d ? 1 : 10});
                 s.obstacles = {box("block", {4, 3, two_d ? 0.0 : 3}, {7, 8, two_d ? 0.0 : 6})};
                 sim::Obstacle ball;
-                ball.shape = sim::Obstacle::Shape::Sphere;
+                ball.kind = sim::Obstacle::Shape::Sphere;
                 ball.name = "ball";
                 ball.center = {10.6, 6.2, two_d ? 0.0 : 4.6};  // one fluid layer from the block
                 ball.radius = 2.4;
@@ -224,7 +224,7 @@ TEST(ObstacleForces, MomentumBalanceOfAForcedChannel) {
             r.engine->initialize_uniform(1.0, {0, 0, 0});
             std::int64_t fluid = 0;
             for (auto k : r.setup.node_kind) fluid += k == boundary::Fluid;
-            if (lattice::stores_half(lat)) fluid *= 2;
+            if (lattice::stores_sublattice(lat)) fluid *= 2;
             r.engine->step(3000);
             // Two consecutive steps: the force across the walls (along y) carries a
             // period-2 oscillation of the scheme that does not decay (±5e-5 of N F_y
@@ -289,7 +289,7 @@ CylinderResult schaefer_turek_2d1(int d, double u_max, std::int64_t max_steps) {
     s.faces[boundary::XMax] = {FaceType::Pressure, boundary::Method::ZouHe, boundary::Profile::Uniform, {0, 0, 0}, 1};
     s.faces[boundary::YMin].type = s.faces[boundary::YMax].type = FaceType::Wall;
     sim::Obstacle cyl;
-    cyl.shape = sim::Obstacle::Shape::Cylinder;
+    cyl.kind = sim::Obstacle::Shape::Cylinder;
     cyl.name = "cylinder";
     cyl.axis = 2;
     cyl.center = {2.0 * d, 2.0 * d - 0.5, 0};
@@ -298,7 +298,7 @@ CylinderResult schaefer_turek_2d1(int d, double u_max, std::int64_t max_steps) {
     s.forces.obstacles = {"cylinder"};
     s.forces.reference_velocity = u_mean;
     s.forces.reference_area = d;
-    sim::validate_case(s);
+    sim::check_case(s);
     const auto setup = sim::engine_setup(s);
     auto engine = backend::make_cpu_engine(setup);
     // Start from the developed inflow profile everywhere (a shorter transient).
@@ -421,18 +421,18 @@ TEST(ForcesKeys, SpecsBuiltInCodeAreChecked) {
     s.obstacles = {box("a", {2, 2, 0}, {4, 4, 0}), box("a", {8, 2, 0}, {10, 4, 0})};
     report(s, {"a"});
     try {
-        sim::validate_case(s);
+        sim::check_case(s);
         ADD_FAILURE() << "accepted an ambiguous name";
     } catch (const CaseError& e) {
         EXPECT_NE(std::string(e.what()).find("obstacle[0], obstacle[1]"), std::string::npos) << e.what();
     }
     s.obstacles.pop_back();
     s.forces.reference_area = 0;
-    EXPECT_THROW(sim::validate_case(s), CaseError);
+    EXPECT_THROW(sim::check_case(s), CaseError);
     s.obstacles.clear();
     s.forces.reference_area = 1;
     try {
-        sim::validate_case(s);
+        sim::check_case(s);
         ADD_FAILURE() << "accepted a missing obstacle";
     } catch (const CaseError& e) {
         EXPECT_NE(std::string(e.what()).find("the case has no obstacles"), std::string::npos) << e.what();

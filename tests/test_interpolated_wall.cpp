@@ -15,7 +15,7 @@
 #include "parallel/decomposition.hpp"
 #include "sim/case_spec.hpp"
 #include "sim/simulation.hpp"
-#include "sim/validate.hpp"
+#include "sim/case_check.hpp"
 
 namespace {
 
@@ -77,7 +77,7 @@ sim::CaseSpec plates(lattice::Kind lat, physics::CollisionKind col, storage::Pat
         s.faces[f].type = boundary::FaceType::Periodic;
     sim::Obstacle low, high;
     low.name = "low", high.name = "high";
-    low.shape = high.shape = sim::Obstacle::Shape::Box;
+    low.kind = high.kind = sim::Obstacle::Shape::Box;
     const double xe = s.size[0] - 1, ze = s.size[2] - 1;
     low.min = {0, 0, 0}, low.max = {xe, lo, ze};
     high.min = {0, hi, 0}, high.max = {xe, double(ny - 1), ze};
@@ -88,7 +88,7 @@ sim::CaseSpec plates(lattice::Kind lat, physics::CollisionKind col, storage::Pat
     s.forces.reference_velocity = 0.01;
     s.forces.reference_area = 1;
     sim::fill_model_defaults(s);
-    sim::validate_case(s);
+    sim::check_case(s);
     return s;
 }
 

@@ -16,7 +16,7 @@
 #include <random>
 #include <type_traits>
 
-#include "backend/dispatch.hpp"
+#include "backend/configured.hpp"
 #include "lattice/lattice.hpp"
 #include "physics/collision_bgk.hpp"
 #include "physics/collision_mrt.hpp"

@@ -12,7 +12,7 @@
 
 #include <cmath>
 
-#include "backend/dispatch.hpp"
+#include "backend/configured.hpp"
 #include "support.hpp"
 
 namespace barracuda {

@@ -10,7 +10,7 @@
 #include "backend/engine.hpp"
 #include "sim/case_spec.hpp"
 #include "sim/simulation.hpp"
-#include "sim/validate.hpp"
+#include "sim/case_check.hpp"
 
 namespace {
 
@@ -41,7 +41,7 @@ sim::CaseSpec pipe_along_x(int length, int n, double radius, double velocity) {
     s.faces[boundary::XMin].type = s.faces[boundary::XMax].type = boundary::FaceType::Periodic;
     sim::Obstacle pipe;
     pipe.name = "pipe";
-    pipe.shape = sim::Obstacle::Shape::Pipe;
+    pipe.kind = sim::Obstacle::Shape::Pipe;
     pipe.axis = 0;
     pipe.center = {0, 0.5 * (n - 1), 0.5 * (n - 1)};
     pipe.radius = radius;
@@ -72,12 +72,12 @@ TEST(MovingObstacle, PlateEqualsMovingFaceAndGivesCouette) {
     auto with_plate = channel(12);
     sim::Obstacle plate;
     plate.name = "plate";
-    plate.shape = sim::Obstacle::Shape::Box;
+    plate.kind = sim::Obstacle::Shape::Box;
     plate.min = {0, 10, 0};
     plate.max = {7, 11, 0};
     plate.velocity = {U, 0, 0};
     with_plate.obstacles.push_back(plate);
-    sim::validate_case(with_plate);
+    sim::check_case(with_plate);
 
     auto with_face = channel(10);
     with_face.faces[boundary::YMax].type = boundary::FaceType::MovingWall;
@@ -99,7 +99,7 @@ TEST(MovingObstacle, PlateEqualsMovingFaceAndGivesCouette) {
 TEST(MovingObstacle, SlidingPipeGivesPlugFlow) {
     auto s = pipe_along_x(6, 14, 5.2, 0.04);
     sim::fill_model_defaults(s);
-    sim::validate_case(s);
+    sim::check_case(s);
     const auto kinds = sim::node_kinds(s);
     const auto u = run(s, 3000);
     int fluid = 0;
@@ -122,7 +122,7 @@ TEST(MovingObstacle, PipeAtRestGivesHagenPoiseuille) {
     const double g = 1e-6, nu = 1.0 / 6.0;
     s.body_force = {g, 0, 0};
     sim::fill_model_defaults(s);
-    sim::validate_case(s);
+    sim::check_case(s);
     const auto u = run(s, 6000);
     const std::size_t centre = 3 * std::size_t(0 + 4 * (9 + 19 * 9));
     const double expected = g * 7.5 * 7.5 / (4 * nu);

@@ -1,5 +1,5 @@
 // The Ghia et al. (1982) tables built into `barracuda validate`
-// (src/validate/ghia1982.hpp) must equal the project's reference file
+// (src/validation/ghia1982.hpp) must equal the project's reference file
 // ../shared/reference/ghia1982_cavity2d.csv, which the cavity tests read.
 #include <gtest/gtest.h>
 
@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "validate/ghia1982.hpp"
+#include "validation/ghia1982.hpp"
 
 namespace barracuda {
 namespace {
@@ -28,15 +28,15 @@ TEST(ValidateReference, GhiaTableMatchesTheReferenceFile) {
         ASSERT_EQ(row.size(), 8u) << line;
         rows.push_back(row);
     }
-    ASSERT_EQ(rows.size(), std::size(validate::ghia1982));
+    ASSERT_EQ(rows.size(), std::size(validation::ghia1982));
     for (std::size_t i = 0; i < rows.size(); ++i) {
-        const auto& g = validate::ghia1982[i];
+        const auto& g = validation::ghia1982[i];
         const double built_in[8] = {g.y, g.u[0], g.u[1], g.u[2], g.x, g.v[0], g.v[1], g.v[2]};
         for (int k = 0; k < 8; ++k) EXPECT_EQ(built_in[k], rows[i][k]) << "row " << i << ", column " << k;
     }
-    EXPECT_EQ(validate::ghia_column(100), 0);
-    EXPECT_EQ(validate::ghia_column(1000), 2);
-    EXPECT_EQ(validate::ghia_column(200), -1);
+    EXPECT_EQ(validation::ghia_column(100), 0);
+    EXPECT_EQ(validation::ghia_column(1000), 2);
+    EXPECT_EQ(validation::ghia_column(200), -1);
 }
 
 }  // namespace

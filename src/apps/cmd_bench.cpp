@@ -22,11 +22,12 @@
 #include "backend/bandwidth.hpp"
 #include "backend/device_info.hpp"
 #include "backend/engine.hpp"
+#include "backend/offered.hpp"
 #include "common/error.hpp"
 #include "parallel/comm.hpp"
 #include "parallel/decomposition.hpp"
 #include "sim/simulation.hpp"
-#include "sim/validate.hpp"
+#include "sim/case_check.hpp"
 #include "storage/pattern.hpp"
 #include "storage/precision.hpp"
 
@@ -86,7 +87,7 @@ int default_size(lattice::Kind l, bool cuda) {
 
 /// Nodes updated per step: n^2 or n^3, half of them on D3Q13 (one sub-lattice).
 std::int64_t cells_of(lattice::Kind l, std::int64_t n) {
-    return l == lattice::Kind::D2Q9 ? n * n : (lattice::stores_half(l) ? n * n * n / 2 : n * n * n);
+    return l == lattice::Kind::D2Q9 ? n * n : (lattice::stores_sublattice(l) ? n * n * n / 2 : n * n * n);
 }
 
 /// A configuration that failed while it ran: only what was asked for and why.
@@ -201,13 +202,13 @@ void run_config(Result& r, const sim::BackendChoice backend, const BenchOptions&
     s.precision = c.precision;
     s.pattern = c.pattern;
     const bool two_d = s.lattice == lattice::Kind::D2Q9;
-    s.grid = {{n, n, two_d ? 1 : n}, {true, true, true}, lattice::stores_half(s.lattice)};
+    s.grid = {{n, n, two_d ? 1 : n}, {true, true, true}, lattice::stores_sublattice(s.lattice)};
     for (int f = 0; f < 6; ++f) s.faces.type[f] = boundary::FaceType::Periodic;
     s.node_kind.assign(s.grid.cells(), boundary::Fluid);
     s.tau = 0.6;
     s.mrt = {1.0 / s.tau, 1.19, 1.4, 1.2, 1.4, 1.98};
     if (two_d) s.mrt = {1.0 / s.tau, 1.64, 1.54, 1.9, 1.0, 1.0};
-    if (lattice::stores_half(s.lattice)) s.mrt = {1.0 / s.tau, 1.0, 1.0, 1.0, 1.0, 1.0};  // D3Q13: seed 000 §4
+    if (lattice::stores_sublattice(s.lattice)) s.mrt = {1.0 / s.tau, 1.0, 1.0, 1.0, 1.0, 1.0};  // D3Q13: seed 000 §4
     auto engine = cuda ? backend::make_cuda_engine(s) : backend::make_cpu_engine(s);
     r.engine = engine->description();
     const std::string want_precision = storage::name_of(c.precision), want_pattern = storage::name_of(c.pattern);
@@ -476,13 +477,14 @@ int bench_command(const BenchOptions& o) {
             probe.collision = c.collision;
             probe.precision = c.precision;
             probe.pattern = c.pattern;
-            probe.grid.half = lattice::stores_half(c.lattice);
+            probe.grid.sublattice = lattice::stores_sublattice(c.lattice);
             try {
-                backend::check_offered(probe);
-                if (cuda && !backend::cuda_engines_built(c.lattice, c.precision))
+                auto request = backend::request_of(probe);
+                request.several_ranks = comm.size() > 1;
+                if (auto why = backend::refusal(request); !why.empty())
+                    throw CaseError(why.substr(0, why.find('\n')));  // the reason; `barracuda info` has the table
+                if (cuda && !backend::cuda_engine_built(request.config))
                     throw CaseError("not in this binary (built with a subset of the CUDA engines: BARRACUDA_CUDA_UNITS)");
-                if (comm.size() > 1 && (c.pattern == storage::Pattern::InPlace || c.precision == storage::Precision::FP16))
-                    throw CaseError("with more than one rank: fp16 and in-place are not offered yet");
                 if (r.cells > r.largest_cells) {
                     r.skipped = true;
                     r.reason = "needs " + format_bytes(double(per_cell) * double(r.cells)) + ", " +

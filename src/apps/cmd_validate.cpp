@@ -1,4 +1,4 @@
-// barracuda validate: runs validation cases of the registry (validate/case.hpp)
+// barracuda validate: runs validation cases of the registry (validation/case.hpp)
 // in their short (CI, CPU) or full (paper resolution, GPU) variant and writes
 // report.md, report.json and one PNG plot per case into the output directory.
 #include <omp.h>
@@ -16,29 +16,29 @@
 #include "io/output_dir.hpp"
 #include "io/png_plot.hpp"
 #include "sim/simulation.hpp"
-#include "validate/report.hpp"
+#include "validation/report.hpp"
 
 namespace barracuda::apps {
 
 namespace {
 
-using validate::CaseReport;
+using validation::CaseReport;
 
 std::string known_names() {
     std::string s;
-    for (const auto& c : validate::cases()) s += (s.empty() ? "" : ", ") + c.name;
+    for (const auto& c : validation::cases()) s += (s.empty() ? "" : ", ") + c.name;
     return s;
 }
 
 void list_cases() {
     std::printf("%-24s %-10s %s\n", "case", "variants", "title");
-    for (const auto& c : validate::cases()) {
+    for (const auto& c : validation::cases()) {
         const char* v = c.full_only ? "full" : "short,full";
         std::printf("%-24s %-10s %s\n", c.name.c_str(), v, c.title.c_str());
     }
 }
 
-CaseReport run_case(const validate::Case& c, const validate::Context& ctx, const std::filesystem::path& dir) {
+CaseReport run_case(const validation::Case& c, const validation::Context& ctx, const std::filesystem::path& dir) {
     CaseReport r;
     r.spec = &c;
     if (c.full_only && !ctx.full()) {
@@ -55,7 +55,7 @@ CaseReport run_case(const validate::Case& c, const validate::Context& ctx, const
         bool ok = !r.outcome.comparisons.empty();
         for (const auto& x : r.outcome.comparisons) ok = ok && x.pass();
         r.status = ok ? CaseReport::Status::Pass : CaseReport::Status::Fail;
-    } catch (const validate::Stopped& e) {  // --stop-after: the checkpoint holds the run, no result yet
+    } catch (const validation::Stopped& e) {  // --stop-after: the checkpoint holds the run, no result yet
         r.status = CaseReport::Status::NotRun;
         r.message = e.what();
     } catch (const std::exception& e) {  // a divergence, a refused case, no memory: the case failed to run
@@ -77,9 +77,9 @@ int validate_command(const ValidateOptions& o) {
         list_cases();
         return Ok;
     }
-    std::vector<const validate::Case*> chosen;
+    std::vector<const validation::Case*> chosen;
     for (const auto& name : o.names) {
-        const auto* c = validate::find_case(name);
+        const auto* c = validation::find_case(name);
         if (!c) {
             std::cerr << "error: unknown validation case '" << name << "'; the cases are: " << known_names()
                       << " (barracuda validate --list describes them)\n";
@@ -89,10 +89,10 @@ int validate_command(const ValidateOptions& o) {
     }
     const bool all = chosen.empty();
     if (all)
-        for (const auto& c : validate::cases()) chosen.push_back(&c);
+        for (const auto& c : validation::cases()) chosen.push_back(&c);
 
-    validate::Context ctx;
-    ctx.variant = o.full ? validate::Variant::Full : validate::Variant::Short;
+    validation::Context ctx;
+    ctx.variant = o.full ? validation::Variant::Full : validation::Variant::Short;
     ctx.checkpoints = o.checkpoints;
     if (o.stop_after > 0) {
         if (o.checkpoints.empty()) {
@@ -111,7 +111,7 @@ int validate_command(const ValidateOptions& o) {
         return NoResources;
     }
     const bool cuda = ctx.backend == sim::BackendChoice::Cuda;
-    validate::ReportHeader h;
+    validation::ReportHeader h;
     h.variant = o.full ? "full" : "short";
     h.backend = cuda ? "cuda" : "cpu";
     h.device = cuda ? backend::cuda_devices().front().name : "CPU, " + std::to_string(omp_get_max_threads()) + " OpenMP threads";
@@ -139,7 +139,7 @@ int validate_command(const ValidateOptions& o) {
                 if (!o.quiet) std::cerr << "  " << c->name << ": " << line << "\n";
             };
             auto r = run_case(*c, ctx, dir.path);
-            std::printf("%-24s %-8s %7.1f s", c->name.c_str(), validate::status_name(r.status), r.wall_seconds);
+            std::printf("%-24s %-8s %7.1f s", c->name.c_str(), validation::status_name(r.status), r.wall_seconds);
             for (const auto& x : r.outcome.comparisons)
                 if (!x.pass()) std::printf("\n    failed: %s = %.4g (tolerance %.4g)", x.what.c_str(), x.error, x.tolerance);
             if (!r.message.empty()) std::printf("\n    %s", r.message.c_str());
@@ -149,7 +149,7 @@ int validate_command(const ValidateOptions& o) {
                              (r.status == CaseReport::Status::NotRun && !all);
             failed = failed || bad;
             reports.push_back(std::move(r));
-            validate::write_report(dir.path, h, reports);  // after each case: a long run keeps what it has
+            validation::write_report(dir.path, h, reports);  // after each case: a long run keeps what it has
         }
     } catch (const OutputError& e) {
         std::cerr << "error: " << e.what() << "\n";

@@ -20,9 +20,6 @@ struct GpuInfo {
 std::vector<GpuInfo> cuda_devices();
 int cuda_runtime_version();  // 0 without CUDA
 bool cuda_built();           // whether this binary has the CUDA backend
-/// Whether this binary holds the CUDA engines of lattice l with precision p:
-/// all of them, unless it was built with a subset (CMake's BARRACUDA_CUDA_UNITS).
-bool cuda_engines_built(lattice::Kind l, storage::Precision p);
 /// GPUs visible, without creating a context on any (0 without CUDA or GPU).
 int cuda_device_count();
 /// Makes GPU `index` the one this process (rank) uses from now on.

@@ -1,7 +1,7 @@
 // What a backend offers the simulation layer: a lattice of populations it
 // initialises, advances and observes. Concrete engines are templates over
-// lattice x equilibrium x collision x storage, instantiated only for the
-// combinations the registry offers.
+// lattice x equilibrium x collision x store, instantiated only for the
+// configurations of the table (src/configurations.txt, backend/offered.hpp).
 #pragma once
 #include <array>
 #include <cstdint>
@@ -9,9 +9,9 @@
 #include <string>
 #include <vector>
 
-#include "boundary/face_table.hpp"
+#include "boundary/parameters.hpp"
 #include "kernel/fixed_sum.hpp"
-#include "kernel/forces.hpp"
+#include "kernel/momentum_exchange.hpp"
 #include "kernel/interpolated_wall.hpp"
 #include "lattice/lattice.hpp"
 #include "parallel/halo.hpp"
@@ -31,7 +31,7 @@ struct EngineSetup {
     storage::Precision precision = storage::Precision::FP32;
     storage::Pattern pattern = storage::Pattern::TwoCopy;
     storage::Grid grid{};
-    boundary::FaceTable faces{};
+    boundary::Parameters faces{};
     std::vector<std::uint8_t> node_kind;  // one per cell: boundary::Fluid or boundary::Solid
     double tau = 0.6;
     double trt_magic = 3.0 / 16.0;
@@ -39,10 +39,10 @@ struct EngineSetup {
     physics::MrtRateSet mrt{};  // shear is set from tau by the engine
     double force[3] = {0, 0, 0};
     /// Faces whose values are expressions (sim/face_values.hpp): the initial values,
-    /// (ux, uy, uz, rho) per face node (boundary::FaceTable::values); empty: none.
+    /// (ux, uy, uz, rho) per face node (boundary::Parameters::values); empty: none.
     std::array<std::vector<double>, 6> face_values;
     /// Obstacles whose force is reported: per obstacle, the fluid cells next to it with
-    /// the mask of links into it (sim/forces.hpp builds them from the case).
+    /// the mask of links into it (sim/force_links.hpp builds them from the case).
     std::vector<std::vector<kernel::ForceLink>> force_links;
     /// Links into obstacles with interpolated bounce-back, applied after every step
     /// (kernel/interpolated_wall.hpp); their forces go to the lists of force_links.
@@ -117,7 +117,7 @@ public:
     virtual Observation observe(double rho_lo, double rho_hi, bool track_change) = 0;
     /// The force on each obstacle of EngineSetup::force_links (in that order) by momentum
     /// exchange over its links in the last completed step (seed 000 §4.2, eq. 10-11;
-    /// kernel/forces.hpp), in lattice units, as order-independent sums (ranks add them).
+    /// kernel/momentum_exchange.hpp), in lattice units, as order-independent sums (ranks add them).
     virtual std::vector<ForceSum> obstacle_force_sums() = 0;
     /// The same as doubles.
     std::vector<std::array<double, 3>> obstacle_forces() {
@@ -140,11 +140,11 @@ public:
     virtual std::int64_t memory_bytes() const = 0;
 };
 
+/// The engine of the setup's configuration (backend/offered.cpp). Throws CaseError when
+/// the request is not offered (backend::refusal names why, and lists the table).
 std::unique_ptr<Engine> make_cpu_engine(const EngineSetup& setup);
-/// Throws ResourceError when built without CUDA or when no GPU is present.
+/// The same on the GPU; throws ResourceError when built without CUDA, without this
+/// configuration's CUDA engine, or when no GPU is present.
 std::unique_ptr<Engine> make_cuda_engine(const EngineSetup& setup);
-
-/// Throws CaseError when the combination is not offered (e.g. MRT on D3Q27).
-void check_offered(const EngineSetup& setup);
 
 }  // namespace barracuda::backend

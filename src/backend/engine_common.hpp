@@ -9,7 +9,7 @@
 
 #include "backend/engine.hpp"
 #include "common/error.hpp"
-#include "kernel/forces.hpp"
+#include "kernel/momentum_exchange.hpp"
 #include "kernel/links.hpp"
 #include "kernel/observe.hpp"
 #include "kernel/place.hpp"
@@ -31,7 +31,7 @@ std::int64_t bytes_per_cell_update(const EngineSetup& s) {
     return storage::bytes_per_cell_update(L::Q, s.precision);
 }
 
-/// Populations and node classes, plus the force link lists (kernel/forces.hpp) and the
+/// Populations and node classes, plus the force link lists (kernel/momentum_exchange.hpp) and the
 /// interpolated wall links with their exchanged momenta (kernel/interpolated_wall.hpp), if any.
 template <class L>
 std::int64_t memory_bytes(const EngineSetup& s) {
@@ -51,10 +51,11 @@ void place_equilibrium(const EngineSetup& s, const std::vector<std::uint8_t>& no
     using T = typename Store::compute_type;
     const std::int64_t cells = s.grid.cells();
     const bool with_strain = !strain.empty();
+    const auto layout = storage::layout_of<storage::LayoutOf<L>>(s.grid);
     if (with_strain && strain.size() != std::size_t(6 * cells))
         throw std::invalid_argument("initialize: the strain rate needs 6 values per cell");
     // The Hermite projection of the strain's stress needs sum w c_x^2 c_y^2 = cs2^2, which D3Q13 lacks.
-    if (with_strain && lattice::half_v<L>)
+    if (with_strain && lattice::sublattice_v<L>)
         throw std::invalid_argument("initialize: no strain-rate initialisation on D3Q13 (equilibrium only)");
 #pragma omp parallel for schedule(static)
     for (std::int64_t c = 0; c < cells; ++c) {
@@ -62,7 +63,7 @@ void place_equilibrium(const EngineSetup& s, const std::vector<std::uint8_t>& no
         T sc[6];
         if (with_strain)
             for (int k = 0; k < 6; ++k) sc[k] = T(strain[std::size_t(6 * c + k)]);
-        kernel::place_equilibrium_at<L, Eq>(s.grid, s.faces, node_class.data(), previous, c, T(rho[c] - 1.0), vel,
+        kernel::place_equilibrium_at<L, Eq>(layout, s.faces, node_class.data(), previous, c, T(rho[c] - 1.0), vel,
                                             with_strain ? sc : nullptr, T(s.tau));
     }
 }
@@ -71,7 +72,7 @@ void place_equilibrium(const EngineSetup& s, const std::vector<std::uint8_t>& no
 /// solids), read through a Gather whose store points at host memory.
 template <class L, class G>
 void posted_populations(const G& g, std::vector<double>& f) {
-    const std::int64_t cells = g.grid.cells();
+    const std::int64_t cells = g.layout.cells();
     f.assign(std::size_t(L::Q) * cells, 0.0);
 #pragma omp parallel for schedule(static)
     for (std::int64_t c = 0; c < cells; ++c) {
@@ -80,7 +81,7 @@ void posted_populations(const G& g, std::vector<double>& f) {
     }
 }
 
-/// Obstacle forces by momentum exchange (kernel/forces.hpp) over host-side lists,
+/// Obstacle forces by momentum exchange (kernel/momentum_exchange.hpp) over host-side lists,
 /// one OpenMP reduction per obstacle. Per-cell sums in double, added across cells
 /// as FixedSum: the result does not depend on threads, ranks or order.
 template <class L, class G>
@@ -136,6 +137,15 @@ inline void check_state(const EngineState& st, const std::string& key, std::size
         throw CaseError("checkpoint: " + std::to_string(st.populations.size()) + " population bytes and " +
                         std::to_string(st.wall_momenta.size()) + " wall links, this run has " +
                         std::to_string(population_bytes) + " and " + std::to_string(wall_links));
+}
+
+/// An engine's precondition for a subdomain: the halo exchange is written for two
+/// copies. The offered table refuses the request first (backend/offered.cpp, with the
+/// case key); an engine that is handed one anyway refuses it rather than skip the
+/// exchange.
+inline void require_halo_support(bool two_copy, const EngineSetup& s) {
+    if (!two_copy && !s.halo.messages.empty())
+        throw CaseError("model.streaming = \"in-place\": the engines exchange halos for two-copy streaming only");
 }
 
 /// Engine::set_face_values's precondition: the face has expression values of this size.

@@ -11,15 +11,11 @@ namespace barracuda::backend {
 bool cuda_built() { return true; }
 #else
 bool cuda_built() { return false; }
-bool cuda_engines_built(lattice::Kind, storage::Precision) { return false; }
 std::vector<GpuInfo> cuda_devices() { return {}; }
 int cuda_runtime_version() { return 0; }
 int cuda_device_count() { return 0; }
 void use_cuda_device(int) {}
 std::int64_t cuda_free_memory() { return 0; }
-std::unique_ptr<Engine> make_cuda_engine(const EngineSetup&) {
-    throw ResourceError("backend = cuda: this binary was built without the CUDA backend (nvcc was not found)");
-}
 CopyBandwidth measure_cuda_copy_bandwidth(std::int64_t) {
     throw ResourceError("copy bandwidth: this binary was built without the CUDA backend (nvcc was not found)");
 }

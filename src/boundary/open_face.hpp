@@ -22,7 +22,7 @@
 // (ghost) content dropped; then it collides like any node. More robust than
 // Zou-He as tau -> 1/2 (docs/validation.md: Womersley).
 #pragma once
-#include "boundary/face_table.hpp"
+#include "boundary/parameters.hpp"
 #include "lattice/lattice.hpp"
 #include "physics/equilibrium.hpp"
 
@@ -44,9 +44,9 @@ struct Prescribed {
 
 /// The state of a face node whose known populations are f and whose prescribed value is `given`.
 template <class L, class Eq, class T>
-BARRACUDA_HD OpenFaceState<T> open_face_state(const T (&f)[L::Q], int face, const FaceTable& faces,
+BARRACUDA_HD OpenFaceState<T> open_face_state(const T (&f)[L::Q], int face, const Parameters& faces,
                                               const T (&force)[3], const Prescribed<T>& given) {
-    const int a = FaceTable::axis(face), s = FaceTable::inward(face);
+    const int a = Parameters::axis(face), s = Parameters::inward(face);
     T s0 = T(0), sout = T(0);
     BARRACUDA_UNROLL
     for (int i = 0; i < L::Q; ++i) {
@@ -92,7 +92,7 @@ BARRACUDA_HD OpenFaceState<T> open_face_state(const T (&f)[L::Q], int face, cons
 /// returns them as a mask. The first step of Zou-He and of the regularized face.
 template <class L, class T>
 BARRACUDA_HD unsigned non_equilibrium_bounce_back(T (&f)[L::Q], unsigned unknown, int face, const OpenFaceState<T>& st) {
-    const int a = FaceTable::axis(face), s = FaceTable::inward(face);
+    const int a = Parameters::axis(face), s = Parameters::inward(face);
     constexpr T inv_cs2 = T(1.0 / L::cs2);
     unsigned mine = 0;
     BARRACUDA_UNROLL
@@ -111,7 +111,7 @@ BARRACUDA_HD unsigned non_equilibrium_bounce_back(T (&f)[L::Q], unsigned unknown
 /// unknown set is not symmetric) are not handled here (kernel/stream_collide.hpp).
 template <class L, class T>
 BARRACUDA_HD void zou_he(T (&f)[L::Q], unsigned unknown, int face, const OpenFaceState<T>& st) {
-    const int a = FaceTable::axis(face);
+    const int a = Parameters::axis(face);
     const unsigned mine = non_equilibrium_bounce_back<L>(f, unknown, face, st);
     BARRACUDA_UNROLL
     for (int t = 0; t < 3; ++t) {

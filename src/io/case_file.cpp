@@ -1,7 +1,7 @@
 // Case files: TOML -> sim::CaseSpec. This file knows the layout of a case
 // (docs/case-file.md); io/toml_access.* does the typed access and the messages.
 // Checks that need one key (types, word choices, which keys go together) are
-// here; checks that relate several values are in sim::validate_case.
+// here; checks that relate several values are in sim::check_case.
 #include "io/case_file.hpp"
 
 #include <array>
@@ -14,7 +14,7 @@
 #include "common/error.hpp"
 #include "io/toml_access.hpp"
 #include "sim/expression.hpp"
-#include "sim/validate.hpp"
+#include "sim/case_check.hpp"
 
 namespace barracuda::io {
 
@@ -109,7 +109,7 @@ void read_model(const Section& m, sim::ModelSpec& model) {
         if (!(*nu > 0)) m.fail_value("viscosity", "must be > 0 (tau = 3 nu + 0.5 must exceed 0.5)");
         model.tau = 3.0 * *nu + 0.5;
     } else if (tau) {
-        model.tau = *tau;  // range checked by validate_case
+        model.tau = *tau;  // range checked by check_case
     } else {
         m.fail_missing("tau", "give model.tau (> 0.5) or model.viscosity (> 0; nu = (tau - 0.5)/3)");
     }
@@ -300,7 +300,7 @@ void read_obstacle(const Section& o, std::size_t index, const sim::CaseSpec& spe
     const auto shape = read_choice(o, "shape", std::array<std::string_view, 4>{"box", "sphere", "cylinder", "pipe"},
                                    std::array{Shape::Box, Shape::Sphere, Shape::Cylinder, Shape::Pipe});
     if (!shape) o.fail_missing("shape", "choose \"box\", \"sphere\", \"cylinder\" or \"pipe\"");
-    ob.shape = *shape;
+    ob.kind = *shape;
     if (auto v = read_vector(o, "velocity")) ob.velocity = *v;
     ob.name = o.string("name").value_or("obstacle" + std::to_string(index));
     // Half-way: the wall half a spacing beyond the last fluid node (a staircase on a
@@ -324,7 +324,7 @@ void read_obstacle(const Section& o, std::size_t index, const sim::CaseSpec& spe
         return *r;
     };
 
-    switch (ob.shape) {
+    switch (ob.kind) {
         case Shape::Box:
             only({"center", "radius", "axis"}, "box", "min = [..] and max = [..] (opposite corners)");
             ob.min = need_point("min", "a box needs min = [..] (the corner with the smallest coordinates)");
@@ -352,7 +352,7 @@ void read_obstacle(const Section& o, std::size_t index, const sim::CaseSpec& spe
 
 // [forces]: which obstacles' forces go to forces.csv and how they are made
 // coefficients. Names are checked against the obstacles here (with the file
-// position) and again in validate_case; ranges are checked there.
+// position) and again in check_case; ranges are checked there.
 void read_forces(const Section& f, sim::CaseSpec& spec) {
     if (!f.present()) return;
     sim::ForceReportSpec& r = spec.forces;
@@ -435,7 +435,7 @@ sim::CaseSpec read_case(const toml::table& root, const detail::Origin& origin) {
         }
     }
     if (auto c = out.choice("compression", std::array<std::string_view, 2>{"none", "zlib"})) spec.output.zlib = *c == 1;
-    // z by default, the only slice a 2D lattice has (validate_case rejects others there).
+    // z by default, the only slice a 2D lattice has (check_case rejects others there).
     spec.output.slice_axis = int(out.choice("slice_axis", axis_names).value_or(2));
     spec.output.slice_position = out.number("slice_position").value_or(spec.output.slice_position);
     return spec;
@@ -488,7 +488,7 @@ sim::CaseSpec parse_case_string(std::string_view toml_text, const std::vector<st
 
     sim::CaseSpec spec = read_case(root, origin);
     sim::fill_model_defaults(spec);
-    sim::validate_case(spec);
+    sim::check_case(spec);
     spec.fingerprint = fingerprint(root);
     return spec;
 }

@@ -16,7 +16,7 @@ namespace barracuda::io {
 /// key, the value and what is allowed, for: syntax errors (with line/column),
 /// unknown keys (with the closest known key as a hint), wrong types, and values
 /// outside their allowed sets. Range checks that involve several keys are in
-/// sim::validate_case, which this function calls last.
+/// sim::check_case, which this function calls last.
 sim::CaseSpec parse_case_string(std::string_view toml_text, const std::vector<std::string>& overrides = {},
                                 std::string_view source_name = "case");
 sim::CaseSpec parse_case_file(const std::filesystem::path& file, const std::vector<std::string>& overrides = {});

@@ -27,7 +27,7 @@
 // pass rewrote: the returning value (less B) rather than f*_i itself.
 //
 // Forces: the momentum the link hands the obstacle is V c_i (f*_i(x_f) +
-// f_opp(i)(x_f, t+1)) (kernel/forces.hpp with the returning value no longer equal
+// f_opp(i)(x_f, t+1)) (kernel/momentum_exchange.hpp with the returning value no longer equal
 // to the leaving one); the pass keeps that sum per link for the force report.
 #pragma once
 #include <cstdint>

@@ -5,10 +5,10 @@
 #pragma once
 #include <cstdint>
 
-#include "boundary/face_table.hpp"
+#include "boundary/parameters.hpp"
 #include "common/hd.hpp"
 #include "lattice/lattice.hpp"
-#include "storage/grid.hpp"
+#include "storage/layout.hpp"
 
 namespace barracuda::kernel {
 
@@ -30,49 +30,46 @@ enum NodeClass : std::uint8_t {
 BARRACUDA_HD std::uint8_t path_of(std::uint8_t node_class) { return node_class & std::uint8_t(3); }
 
 /// A solid node of moving obstacle m = 1..7: Solid with m in bits 3-5. Links into it
-/// bounce back with the moving-wall term of FaceTable::obstacle_velocity[m - 1].
+/// bounce back with the moving-wall term of Parameters::obstacle_velocity[m - 1].
 constexpr std::uint8_t moving_solid(int m) { return std::uint8_t(Solid | (m << 3)); }
-static_assert(boundary::FaceTable::max_moving_obstacles <= 7, "moving obstacle numbers take bits 3-5");
+static_assert(boundary::Parameters::max_moving_obstacles <= 7, "moving obstacle numbers take bits 3-5");
 BARRACUDA_HD int moving_obstacle_of(std::uint8_t node_class) { return node_class >> 3; }
 
 enum class LinkKind : std::uint8_t { Streamed, SolidNode, Wall, Open };
 
 struct LinkSource {
     LinkKind kind;
-    int wall;              // for Wall: the face crossed (FaceTable::wall_rank decides at edges);
+    int wall;              // for Wall: the face crossed (Parameters::wall_rank decides at edges);
                            // for Open: the open face crossed (a bounce-back face first, at edges)
     storage::index_t from;  // for Streamed: the source node
 };
 
-template <class L>
-BARRACUDA_HD LinkSource link_source(const storage::Grid& grid, const boundary::FaceTable& faces,
+/// The source of the link arriving at pos along c_i. The layout says where x - c_i is
+/// (storage/layout.hpp) or which faces of the box the link leaves through; which
+/// boundary lies there is decided here.
+template <class L, class Layout>
+BARRACUDA_HD LinkSource link_source(const Layout& layout, const boundary::Parameters& faces,
                                     const std::uint8_t* node_class, const int (&pos)[3], int i) {
-    int s[3];
-    int wall = -1, open = -1;
-    BARRACUDA_UNROLL
-    for (int a = 0; a < 3; ++a) {
-        s[a] = pos[a] - L::c(i, a);
-        if (s[a] < 0 || s[a] >= grid.n[a]) {
-            if (grid.periodic[a]) {
-                s[a] += s[a] < 0 ? grid.n[a] : -grid.n[a];
-            } else {
-                const int face = 2 * a + (s[a] < 0 ? 0 : 1);
-                if (faces.is_wall(face)) {
-                    if (wall < 0 || faces.wall_rank(face) > faces.wall_rank(wall)) wall = face;
-                } else if (open < 0 || faces.is_bounce_back(face)) {
-                    open = face;
-                }
+    const storage::Hop hop = layout.template hop<L>(pos, i, -1);
+    if (hop.exits) {
+        int wall = -1, open = -1;
+        BARRACUDA_UNROLL
+        for (int face = 0; face < 6; ++face) {
+            if (!((hop.exits >> face) & 1u)) continue;
+            if (faces.is_wall(face)) {
+                if (wall < 0 || faces.wall_rank(face) > faces.wall_rank(wall)) wall = face;
+            } else if (open < 0 || faces.is_bounce_back(face)) {
+                open = face;
             }
         }
+        // A link through a bounce-back velocity face and a wall (an edge) takes the face's velocity:
+        // then the face passes exactly the flux its values give (sum of u.n over its nodes).
+        if (open >= 0 && faces.is_bounce_back(open)) return {LinkKind::Open, open, 0};
+        if (wall >= 0) return {LinkKind::Wall, wall, 0};
+        return {LinkKind::Open, open, 0};
     }
-    // A link through a bounce-back velocity face and a wall (an edge) takes the face's velocity:
-    // then the face passes exactly the flux its values give (sum of u.n over its nodes).
-    if (open >= 0 && faces.is_bounce_back(open)) return {LinkKind::Open, open, 0};
-    if (wall >= 0) return {LinkKind::Wall, wall, 0};
-    if (open >= 0) return {LinkKind::Open, open, 0};
-    const storage::index_t from = grid.template index_as<lattice::half_v<L>>(s[0], s[1], s[2]);
-    if (path_of(node_class[from]) == Solid) return {LinkKind::SolidNode, -1, from};
-    return {LinkKind::Streamed, -1, from};
+    if (path_of(node_class[hop.cell]) == Solid) return {LinkKind::SolidNode, -1, hop.cell};
+    return {LinkKind::Streamed, -1, hop.cell};
 }
 
 }  // namespace barracuda::kernel

@@ -12,10 +12,11 @@
 namespace barracuda::kernel {
 
 template <class L>
-std::vector<std::uint8_t> classify_nodes(const storage::Grid& g, const boundary::FaceTable& faces,
+std::vector<std::uint8_t> classify_nodes(const storage::Grid& g, const boundary::Parameters& faces,
                                          const std::vector<std::uint8_t>& kind) {
     static_assert(int(Solid) == int(boundary::Solid), "link_source reads the input kinds' solids");
     std::vector<std::uint8_t> out(kind.size());
+    const auto layout = storage::layout_of<storage::LayoutOf<L>>(g);
 #pragma omp parallel for collapse(2) schedule(static)
     for (int z = 0; z < g.n[2]; ++z)
         for (int y = 0; y < g.n[1]; ++y)
@@ -31,7 +32,7 @@ std::vector<std::uint8_t> classify_nodes(const storage::Grid& g, const boundary:
                 const int pos[3] = {x, y, z};
                 bool bulk = true;
                 for (int i = 0; bulk && i < L::Q; ++i)
-                    bulk = link_source<L>(g, faces, kind.data(), pos, i).kind == LinkKind::Streamed;
+                    bulk = link_source<L>(layout, faces, kind.data(), pos, i).kind == LinkKind::Streamed;
                 out[c] = bulk ? Bulk : Boundary;
             }
     return out;

@@ -7,21 +7,21 @@
 #pragma once
 #include <cstdint>
 
-#include "boundary/face_table.hpp"
+#include "boundary/parameters.hpp"
 #include "kernel/links.hpp"
 #include "lattice/lattice.hpp"
 #include "physics/equilibrium.hpp"
-#include "storage/grid.hpp"
+#include "storage/layout.hpp"
 
 namespace barracuda::kernel {
 
 template <class L, class Eq, class Store, class T>
-BARRACUDA_HD void place_equilibrium_at(const storage::Grid& grid, const boundary::FaceTable& faces,
+BARRACUDA_HD void place_equilibrium_at(const storage::LayoutOf<L>& layout, const boundary::Parameters& faces,
                                        const std::uint8_t* node_class, const Store& previous, storage::index_t cell,
                                        T drho, const T (&u)[3], const T* strain = nullptr, T tau = T(1)) {
     if (path_of(node_class[cell]) == Solid) return;
     int pos[3];
-    grid.template coordinates_as<lattice::half_v<L>>(cell, pos);
+    layout.position(cell, pos);
     T s[6] = {};
     if (strain)
         for (int k = 0; k < 6; ++k) s[k] = strain[k];
@@ -29,7 +29,7 @@ BARRACUDA_HD void place_equilibrium_at(const storage::Grid& grid, const boundary
     for (int i = 0; i < L::Q; ++i) {
         T v = physics::equilibrium_shifted<L, Eq>(i, drho, u);
         if (strain) v += physics::strain_non_equilibrium_post<L>(i, Eq::velocity_weight(T(1) + drho), tau, s);
-        const LinkSource to = link_source<L>(grid, faces, node_class, pos, L::opposite(i));
+        const LinkSource to = link_source<L>(layout, faces, node_class, pos, L::opposite(i));
         previous.put(i, cell, to.from, to.kind == LinkKind::Streamed, v);
     }
 }

@@ -30,11 +30,11 @@
 
 #include "boundary/bounce_back.hpp"
 #include "boundary/sponge.hpp"
-#include "boundary/face_table.hpp"
+#include "boundary/parameters.hpp"
 #include "boundary/open_face.hpp"
 #include "kernel/links.hpp"
 #include "physics/moments.hpp"
-#include "storage/grid.hpp"
+#include "storage/layout.hpp"
 
 namespace barracuda::kernel {
 
@@ -48,55 +48,19 @@ template <class L, class Eq, class Store>
 struct Gather {
     using T = typename Store::compute_type;
     static_assert(L::Q <= 32, "unknown-population mask is 32 bits");
-    static constexpr bool Half = lattice::half_v<L>;  // one sub-lattice stored (storage/grid.hpp)
+    using Layout = storage::LayoutOf<L>;  // where cells are (storage/layout.hpp)
+    using Cursor = typename Layout::Cursor;
 
-    storage::Grid grid;
-    boundary::FaceTable faces;
+    Layout layout;
+    boundary::Parameters faces;
     const std::uint8_t* node_class;  // kernel::NodeClass per cell
     Store store;
     T force[3];
 
-    /// Index steps of -1 and +1 along each axis from a cell, wrapped on periodic axes.
-    struct Steps {
-        index_t minus[3], plus[3];
-    };
-    /// On a half grid (storage/grid.hpp) a step along x changes the row, and the index
-    /// within the new row moves by 0 or 1 depending on the parity of x.
-    BARRACUDA_HD Steps steps_at(const int (&pos)[3]) const {
-        Steps s;
-        index_t stride = 1;
-        BARRACUDA_UNROLL
-        for (int a = 0; a < 3; ++a) {
-            if (Half && a == 0) {
-                const index_t span = index_t(grid.n[0] / 2 - 1);
-                const bool odd = pos[0] & 1;
-                s.plus[0] = pos[0] == grid.n[0] - 1 ? -span : index_t(odd);
-                s.minus[0] = pos[0] == 0 ? span : -index_t(!odd);
-                stride = grid.n[0] / 2;
-                continue;
-            }
-            const index_t span = index_t(grid.n[a] - 1) * stride;
-            s.plus[a] = pos[a] == grid.n[a] - 1 ? -span : stride;
-            s.minus[a] = pos[a] == 0 ? span : -stride;
-            stride *= grid.n[a];
-        }
-        return s;
-    }
-    /// Index distance to the neighbour at sign * c_i (i a compile-time constant after unrolling).
-    BARRACUDA_HD static index_t step(const Steps& s, int i, int sign) {
-        index_t d = 0;
-        BARRACUDA_UNROLL
-        for (int a = 0; a < 3; ++a) {
-            const int c = sign * L::c(i, a);
-            d += c > 0 ? s.plus[a] : (c < 0 ? s.minus[a] : 0);
-        }
-        return d;
-    }
-
     /// Step 1 for a bulk cell: every x - c_i (wrapped) is fluid.
-    BARRACUDA_HD void gather_bulk(index_t cell, const Steps& s, T (&f)[L::Q]) const {
+    BARRACUDA_HD void gather_bulk(index_t cell, const Cursor& s, T (&f)[L::Q]) const {
         BARRACUDA_UNROLL
-        for (int i = 0; i < L::Q; ++i) f[i] = store.streamed(i, cell, cell + step(s, i, -1));
+        for (int i = 0; i < L::Q; ++i) f[i] = store.streamed(i, cell, Layout::template neighbour<L>(s, cell, i, -1));
     }
 
     /// Steps 1-2 for a boundary cell at pos. For an equilibrium face node, `face_state`
@@ -107,14 +71,14 @@ struct Gather {
         bool beside_solid = false;
         BARRACUDA_UNROLL
         for (int i = 0; i < L::Q; ++i) {
-            const LinkSource link = link_source<L>(grid, faces, node_class, pos, i);
+            const LinkSource link = link_source<L>(layout, faces, node_class, pos, i);
             beside_solid = beside_solid || link.kind == LinkKind::SolidNode;
             if (link.kind == LinkKind::Streamed) {
                 f[i] = store.streamed(i, cell, link.from);
             } else if (link.kind == LinkKind::Wall && faces.type[link.wall] == boundary::FaceType::FreeSlip) {
                 // f*_m left this node towards the wall, so like a bounced-back population it
                 // was kept here: reflected(opposite(m)) reads it.
-                f[i] = store.reflected(L::opposite(lattice::mirrored_along<L>(i, boundary::FaceTable::axis(link.wall))),
+                f[i] = store.reflected(L::opposite(lattice::mirrored_along<L>(i, boundary::Parameters::axis(link.wall))),
                                        cell);
             } else {
                 f[i] = store.reflected(i, cell);
@@ -148,8 +112,8 @@ struct Gather {
                 bool edge = beside_solid;
                 BARRACUDA_UNROLL
                 for (int t = 0; t < L::D; ++t)
-                    if (t != boundary::FaceTable::axis(face) && !grid.periodic[t] &&
-                        (pos[t] == 0 || pos[t] == grid.n[t] - 1))
+                    if (t != boundary::Parameters::axis(face) && !layout.periodic[t] &&
+                        (pos[t] == 0 || pos[t] == layout.n[t] - 1))
                         edge = true;
                 if (edge || faces.method[face] == boundary::Method::Equilibrium) return Gathered::EquilibriumFace;
                 if (faces.method[face] == boundary::Method::Regularized)
@@ -166,9 +130,9 @@ struct Gather {
         const std::uint8_t k = path_of(node_class[cell]);
         if (k == Solid || k == Ghost) return Gathered::Solid;  // a ghost's state belongs to its owner rank
         int pos[3];
-        grid.template coordinates_as<Half>(cell, pos);
+        layout.position(cell, pos);
         if (k == Bulk) {
-            gather_bulk(cell, steps_at(pos), f);
+            gather_bulk(cell, layout.cursor(pos), f);
             return Gathered::Fluid;
         }
         return gather_boundary(cell, pos, f, face_state);
@@ -198,13 +162,13 @@ struct Gather {
     /// Where f*_i of a boundary cell goes: the node x + c_i (the source of its
     /// opposite link) and whether that node takes it or it bounces back.
     BARRACUDA_HD LinkSource destination(const int (&pos)[3], int i) const {
-        return link_source<L>(grid, faces, node_class, pos, L::opposite(i));
+        return link_source<L>(layout, faces, node_class, pos, L::opposite(i));
     }
 
     /// Post-collision f*_i of the last completed step at any fluid cell (output, tests).
     BARRACUDA_HD T posted(index_t cell, int i) const {
         int pos[3];
-        grid.template coordinates_as<Half>(cell, pos);
+        layout.position(cell, pos);
         const LinkSource to = destination(pos, i);
         return store.posted(i, cell, to.from, to.kind == LinkKind::Streamed);
     }
@@ -214,7 +178,7 @@ struct Gather {
     BARRACUDA_HD boundary::Prescribed<T> prescribed(int face, const int (&pos)[3]) const {
         boundary::Prescribed<T> p;
         if (const double* v = faces.values[face]) {
-            const double* at = v + 4 * boundary::FaceTable::face_node(face, pos, grid.n);
+            const double* at = v + 4 * boundary::Parameters::face_node(face, pos, layout.n);
             p.u[0] = T(at[0]), p.u[1] = T(at[1]), p.u[2] = T(at[2]), p.rho = T(at[3]);
             return p;
         }
@@ -232,8 +196,8 @@ struct Gather {
         BARRACUDA_UNROLL
         for (int a = 0; a < L::D; ++a) {
             const bool part = faces.extent[a] > 0;  // a subdomain: measure against the whole box
-            if (a == boundary::FaceTable::axis(face) || (part ? faces.whole_periodic[a] : grid.periodic[a])) continue;
-            const T s = (T(pos[a] + faces.origin[a]) + T(0.5)) / T(part ? faces.extent[a] : grid.n[a]);
+            if (a == boundary::Parameters::axis(face) || (part ? faces.whole_periodic[a] : layout.periodic[a])) continue;
+            const T s = (T(pos[a] + faces.origin[a]) + T(0.5)) / T(part ? faces.extent[a] : layout.n[a]);
             p *= T(4) * s * (T(1) - s);
         }
         return p;
@@ -243,12 +207,12 @@ struct Gather {
     /// from x_in - c_i (streamed) or by bounce-back there (a wall or obstacle beside it).
     BARRACUDA_HD void extrapolate(int face, const int (&pos)[3], unsigned unknown, T (&f)[L::Q]) const {
         int inner[3] = {pos[0], pos[1], pos[2]};
-        inner[boundary::FaceTable::axis(face)] += boundary::FaceTable::inward(face);
-        const index_t in_cell = grid.template index_as<Half>(inner[0], inner[1], inner[2]);
+        inner[boundary::Parameters::axis(face)] += boundary::Parameters::inward(face);
+        const index_t in_cell = layout.index(inner[0], inner[1], inner[2]);
         BARRACUDA_UNROLL
         for (int i = 0; i < L::Q; ++i) {
             if (!((unknown >> i) & 1u)) continue;
-            const LinkSource link = link_source<L>(grid, faces, node_class, inner, i);
+            const LinkSource link = link_source<L>(layout, faces, node_class, inner, i);
             f[i] = link.kind == LinkKind::Streamed ? store.streamed(i, in_cell, link.from) : store.reflected(i, in_cell);
         }
     }
@@ -257,8 +221,8 @@ struct Gather {
     BARRACUDA_HD int outflow_face_of(const int (&pos)[3]) const {
         BARRACUDA_UNROLL
         for (int face = 0; face < 6; ++face) {
-            const int a = boundary::FaceTable::axis(face);
-            if (faces.type[face] == boundary::FaceType::Outflow && pos[a] == ((face & 1) ? grid.n[a] - 1 : 0))
+            const int a = boundary::Parameters::axis(face);
+            if (faces.type[face] == boundary::FaceType::Outflow && pos[a] == ((face & 1) ? layout.n[a] - 1 : 0))
                 return face;
         }
         return -1;
@@ -269,8 +233,8 @@ struct Gather {
     BARRACUDA_HD int open_face_of(const int (&pos)[3]) const {
         BARRACUDA_UNROLL
         for (int face = 0; face < 6; ++face) {
-            const int a = boundary::FaceTable::axis(face);
-            const int at = (face & 1) ? grid.n[a] - 1 : 0;
+            const int a = boundary::Parameters::axis(face);
+            const int at = (face & 1) ? layout.n[a] - 1 : 0;
             if (pos[a] == at && faces.is_open(face) && !faces.is_bounce_back(face)) return face;
         }
         return -1;
@@ -282,7 +246,7 @@ struct Gather {
 template <class L, class Eq, class Collision, class Store>
 struct StreamCollide {
     using T = typename Store::compute_type;
-    static constexpr bool Half = lattice::half_v<L>;
+    using Layout = typename Gather<L, Eq, Store>::Layout;
     Gather<L, Eq, Store> in;
     Collision collision;
     bool forced;
@@ -297,15 +261,15 @@ struct StreamCollide {
     /// A bulk cell: no per-link tests; neighbours at index steps wrapped once per axis.
     BARRACUDA_HD void update_bulk(index_t cell) const {
         int pos[3];
-        in.grid.template coordinates_as<Half>(cell, pos);
-        const auto s = in.steps_at(pos);
+        in.layout.position(cell, pos);
+        const auto s = in.layout.cursor(pos);
         T f[L::Q];
         in.gather_bulk(cell, s, f);
         collide(f);
         if (in.faces.has_sponge) absorb(f, pos);
         const std::uint32_t word = in.store.draw(cell);
         BARRACUDA_UNROLL
-        for (int i = 0; i < L::Q; ++i) in.store.put(i, cell, cell + in.step(s, i, +1), true, f[i], word);
+        for (int i = 0; i < L::Q; ++i) in.store.put(i, cell, Layout::template neighbour<L>(s, cell, i, +1), true, f[i], word);
     }
 
     /// A fluid cell that is not bulk: every link classified (kernel/links.hpp). It is
@@ -315,7 +279,7 @@ struct StreamCollide {
     BARRACUDA_HD void update_boundary(index_t cell) const {
         T f[L::Q];
         int pos[3];
-        in.grid.template coordinates_as<Half>(cell, pos);
+        in.layout.position(cell, pos);
         boundary::OpenFaceState<T> face_state;
         if (in.gather_boundary(cell, pos, f, face_state) == Gathered::EquilibriumFace) {
             BARRACUDA_UNROLL
@@ -342,7 +306,7 @@ struct StreamCollide {
     template <int P>
     BARRACUDA_HD StreamCollide<L, Eq, Collision, typename Store::template with_parity<P>> fixed() const {
         StreamCollide<L, Eq, Collision, typename Store::template with_parity<P>> k{};
-        k.in.grid = in.grid;
+        k.in.layout = in.layout;
         k.in.faces = in.faces;
         k.in.node_class = in.node_class;
         k.in.store = in.store.template fixed<P>();
@@ -357,7 +321,7 @@ struct StreamCollide {
     BARRACUDA_HD void absorb(T (&f)[L::Q], const int (&pos)[3]) const {
         for (int face = 0; face < 6; ++face) {
             const boundary::SpongeLayer& layer = in.faces.sponge[face];
-            const double sigma = layer.rate(in.faces.whole_depth(face, pos, in.grid.n));
+            const double sigma = layer.rate(in.faces.whole_depth(face, pos, in.layout.n));
             if (sigma > 0) boundary::absorb<L, Eq>(f, T(sigma), layer);
         }
     }

@@ -5,7 +5,7 @@
 // Every velocity has an even component sum, so the nodes with x + y + z even
 // never exchange populations with the others: the lattice splits into two
 // independent sub-lattices and only the even one is stored (half the memory;
-// seed 000 §5.1; storage::Grid::half). Each stored node stands for a rhombic
+// seed 000 §5.1; storage::Grid::sublattice). Each stored node stands for a rhombic
 // dodecahedron of volume 2 (lattice units), which momentum-exchange forces carry.
 //
 // The 13 velocities have too few fourth moments for the polynomial equilibrium
@@ -26,8 +26,8 @@ struct D3Q13 {
     static constexpr int Q = 13;
     static constexpr double cs2 = 1.0 / 3.0;
     static constexpr const char* name = "D3Q13";
-    /// Only the sub-lattice x + y + z even is stored (storage::Grid::half).
-    static constexpr bool half = true;
+    /// Only the sub-lattice x + y + z even is stored (storage::Grid::sublattice).
+    static constexpr bool sublattice = true;
     /// Volume of the cell a stored node stands for (rhombic dodecahedron, seed 000 eq. 12).
     static constexpr double cell_volume = 2.0;
 

@@ -2,8 +2,8 @@
 //
 // A lattice is a type with: D (spatial dimensions), Q (velocities), cs2 (sound
 // speed squared), name, and constexpr host/device functions c(i, axis) (axis 0..2,
-// zero for unused axes), w(i) and opposite(i). D3Q13 adds `half` (one sub-lattice
-// stored: storage::Grid::half) and `cell_volume`, read through half_v and
+// zero for unused axes), w(i) and opposite(i). D3Q13 adds `sublattice` (one sub-lattice
+// stored: storage::Grid::sublattice) and `cell_volume`, read through sublattice_v and
 // cell_volume() below, which the other lattices answer with false and 1.
 #pragma once
 #include <concepts>
@@ -66,18 +66,18 @@ BARRACUDA_HD constexpr int mirrored_along(int i, int axis) {
     return int((code >> (5 * (i % 12))) & 31u);
 }
 
-/// Whether L stores one sub-lattice only (D3Q13; storage::Grid::half).
+/// Whether L stores one sub-lattice only (D3Q13; storage::Grid::sublattice).
 template <class L>
-constexpr bool stores_half() {
-    if constexpr (requires { L::half; }) return L::half;
+constexpr bool stores_sublattice() {
+    if constexpr (requires { L::sublattice; }) return L::sublattice;
     else return false;
 }
 template <class L>
-inline constexpr bool half_v = stores_half<L>();
+inline constexpr bool sublattice_v = stores_sublattice<L>();
 /// Volume of the cell a stored node stands for (1, or 2 on D3Q13's sub-lattice).
 template <class L>
 constexpr double cell_volume() {
-    if constexpr (half_v<L>) return L::cell_volume;
+    if constexpr (sublattice_v<L>) return L::cell_volume;
     else return 1.0;
 }
 
@@ -95,7 +95,7 @@ constexpr std::string_view name_of(Kind k) {
 }
 constexpr int dimensions_of(Kind k) { return k == Kind::D2Q9 ? 2 : 3; }
 /// D3Q13 stores one of its two independent sub-lattices (half the nodes of the box).
-constexpr bool stores_half(Kind k) { return k == Kind::D3Q13; }
+constexpr bool stores_sublattice(Kind k) { return k == Kind::D3Q13; }
 constexpr int velocities_of(Kind k) {
     switch (k) {
         case Kind::D2Q9: return 9;
@@ -106,6 +106,22 @@ constexpr int velocities_of(Kind k) {
     }
     return 0;
 }
+
+/// The velocity set named by K, as a type.
+template <Kind K>
+struct TypeOf;
+template <>
+struct TypeOf<Kind::D2Q9> { using type = D2Q9; };
+template <>
+struct TypeOf<Kind::D3Q13> { using type = D3Q13; };
+template <>
+struct TypeOf<Kind::D3Q15> { using type = D3Q15; };
+template <>
+struct TypeOf<Kind::D3Q19> { using type = D3Q19; };
+template <>
+struct TypeOf<Kind::D3Q27> { using type = D3Q27; };
+template <Kind K>
+using Type = typename TypeOf<K>::type;
 
 /// Calls f(L{}) with the velocity set named by k.
 template <class F>

@@ -36,7 +36,7 @@ struct Incompressible {
 ///   c_i in plane a-b: w_i drho + rho_u [c.u + (c.u)^2 - u_t^2] / 8,  t the third axis,
 /// which gives sum f^eq c c = rho / 3 I + rho_u u u, as the other lattices' equilibria.
 template <class T>
-BARRACUDA_HD T d3q13_equilibrium_shifted(int i, T drho, const T (&u)[3], T rho_u) {
+BARRACUDA_HD_HOT T d3q13_equilibrium_shifted(int i, T drho, const T (&u)[3], T rho_u) {
     using L = lattice::D3Q13;
     const T uu = u[0] * u[0] + u[1] * u[1] + u[2] * u[2];
     if (i == 0) return T(L::w(0)) * drho - T(0.5) * rho_u * uu;
@@ -66,7 +66,7 @@ BARRACUDA_HD T d3q13_pressure_density(const T (&f)[13], const T (&u)[3], T rho_u
 
 /// f_i^eq - w_i for density rho = 1 + drho and velocity u.
 template <class L, class Eq, class T>
-BARRACUDA_HD T equilibrium_shifted(int i, T drho, const T (&u)[3]) {
+BARRACUDA_HD_HOT T equilibrium_shifted(int i, T drho, const T (&u)[3]) {
     if constexpr (std::is_same_v<L, lattice::D3Q13>) return d3q13_equilibrium_shifted(i, drho, u, Eq::velocity_weight(T(1) + drho));
     constexpr T inv_cs2 = T(1.0 / L::cs2);
     const T cu = T(L::c(i, 0)) * u[0] + T(L::c(i, 1)) * u[1] + T(L::c(i, 2)) * u[2];
@@ -79,7 +79,7 @@ BARRACUDA_HD T equilibrium_shifted(int i, T drho, const T (&u)[3]) {
 /// The velocity-dependent part only, odd in c: f_i^eq - f_opp(i)^eq (on D3Q13 too:
 /// 2 w_i / cs2 = 1/4 there).
 template <class L, class Eq, class T>
-BARRACUDA_HD T equilibrium_odd_difference(int i, T drho, const T (&u)[3]) {
+BARRACUDA_HD_HOT T equilibrium_odd_difference(int i, T drho, const T (&u)[3]) {
     constexpr T inv_cs2 = T(1.0 / L::cs2);
     const T cu = T(L::c(i, 0)) * u[0] + T(L::c(i, 1)) * u[1] + T(L::c(i, 2)) * u[2];
     return T(2) * T(L::w(i)) * Eq::velocity_weight(T(1) + drho) * cu * inv_cs2;

@@ -21,7 +21,7 @@
 namespace barracuda::physics {
 
 template <class L, class T>
-BARRACUDA_HD T guo_source(int i, const T (&u)[3], const T (&force)[3]) {
+BARRACUDA_HD_HOT T guo_source(int i, const T (&u)[3], const T (&force)[3]) {
     constexpr T inv_cs2 = T(1.0 / L::cs2);
     const T c0 = T(L::c(i, 0)), c1 = T(L::c(i, 1)), c2 = T(L::c(i, 2));
     const T cu = c0 * u[0] + c1 * u[1] + c2 * u[2];

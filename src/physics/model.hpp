@@ -1,5 +1,6 @@
-// Run-time names of the physics choices. The registry (backend/registry.hpp)
-// maps them to the compile-time types that exist.
+// Run-time names of the physics choices. The configuration table
+// (src/configurations.txt, backend/offered.hpp) says which combinations exist;
+// backend/configured.hpp maps them to the compile-time types.
 #pragma once
 #include <string>
 

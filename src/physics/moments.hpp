@@ -12,7 +12,7 @@ struct CellState {
 };
 
 template <class L, class T>
-BARRACUDA_HD void density_and_momentum(const T (&f)[L::Q], T& drho, T (&j)[3]) {
+BARRACUDA_HD_HOT void density_and_momentum(const T (&f)[L::Q], T& drho, T (&j)[3]) {
     drho = T(0);
     j[0] = j[1] = j[2] = T(0);
     BARRACUDA_UNROLL
@@ -27,7 +27,7 @@ BARRACUDA_HD void density_and_momentum(const T (&f)[L::Q], T& drho, T (&j)[3]) {
 /// Density and velocity, with the half-force correction of Guo et al. 2002 (eq. 20 there):
 /// u = (j + F/2) / rho (compressible) or (j + F/2) / rho0 (incompressible).
 template <class L, class Eq, class T>
-BARRACUDA_HD CellState<T> cell_state(const T (&f)[L::Q], const T (&force)[3]) {
+BARRACUDA_HD_HOT CellState<T> cell_state(const T (&f)[L::Q], const T (&force)[3]) {
     CellState<T> s;
     T j[3];
     density_and_momentum<L>(f, s.drho, j);

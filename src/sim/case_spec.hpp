@@ -1,5 +1,5 @@
 // A case as data: everything a run needs, independent of the file format it came
-// from. io/case_file.* fills it from TOML; sim/validate.* checks it before any
+// from. io/case_file.* fills it from TOML; sim/case_check.* checks it before any
 // memory is allocated. All quantities are in lattice units (dx = dt = 1).
 #pragma once
 #include <array>
@@ -8,8 +8,9 @@
 #include <string>
 #include <vector>
 
+#include "geometry/shapes.hpp"
 #include "boundary/face.hpp"
-#include "boundary/face_table.hpp"
+#include "boundary/parameters.hpp"
 #include "lattice/lattice.hpp"
 #include "physics/model.hpp"
 #include "storage/pattern.hpp"
@@ -47,15 +48,12 @@ struct ModelSpec {
     MrtRates mrt;
 };
 
-struct Obstacle {
-    /// Pipe: the complement of a cylinder (solid outside the radius): flow inside a tube.
-    enum class Shape { Box, Sphere, Cylinder, Pipe };
-    Shape shape = Shape::Box;
+/// A solid obstacle of the case: a geometric body (geometry/shapes.hpp: box, sphere,
+/// cylinder, pipe) with a name, a surface velocity and its bounce-back rule.
+/// Rasterising reads the body alone (geometry::mark).
+struct Obstacle : geometry::Body {
+    using Shape = geometry::Body::Kind;
     std::string name;
-    std::array<double, 3> min{}, max{};  // box; cylinder extent along its axis uses min/max[axis]
-    std::array<double, 3> center{};      // sphere, cylinder (the component along the axis is unused)
-    double radius = 0;                   // sphere, cylinder
-    int axis = 2;                        // cylinder (pipe) axis: 0 = x, 1 = y, 2 = z
     /// Velocity of the obstacle's surface (a translating body or a wall sliding along
     /// itself, e.g. a pipe in a moving sphere's frame); zero: at rest.
     std::array<double, 3> velocity{0, 0, 0};
@@ -65,11 +63,12 @@ struct Obstacle {
     /// kernel/interpolated_wall.hpp).
     bool interpolated = false;
     bool moving() const { return velocity[0] != 0 || velocity[1] != 0 || velocity[2] != 0; }
+    const geometry::Body& body() const { return *this; }
 };
 
 /// At most this many obstacles may move (their velocities travel with every kernel
 /// launch, in the face table).
-inline constexpr int max_moving_obstacles = boundary::FaceTable::max_moving_obstacles;
+inline constexpr int max_moving_obstacles = boundary::Parameters::max_moving_obstacles;
 
 struct RunSpec {
     std::int64_t steps = 1000;
@@ -123,10 +122,10 @@ struct CaseSpec {
     std::string fingerprint;
 
     std::int64_t cells() const { return std::int64_t(size[0]) * size[1] * size[2]; }
-    /// Whether the lattice stores one sub-lattice only (D3Q13, storage::Grid::half).
-    bool stores_half() const { return lattice::stores_half(model.lattice); }
+    /// Whether the lattice stores one sub-lattice only (D3Q13, storage::Grid::sublattice).
+    bool stores_sublattice() const { return lattice::stores_sublattice(model.lattice); }
     /// Nodes the lattice stores and updates: every cell, or half of them on D3Q13.
-    std::int64_t stored_nodes() const { return stores_half() ? cells() / 2 : cells(); }
+    std::int64_t stored_nodes() const { return stores_sublattice() ? cells() / 2 : cells(); }
 };
 
 /// Steps between force samples: forces.interval, or its default.

@@ -3,7 +3,7 @@
 #include <cmath>
 #include <sstream>
 
-#include "boundary/face_table.hpp"
+#include "boundary/parameters.hpp"
 #include "common/error.hpp"
 
 namespace barracuda::sim {
@@ -41,16 +41,16 @@ bool FaceValues::any() const {
 
 std::size_t FaceValues::nodes(int face) const {
     const auto n = sub_.local_size();
-    return std::size_t(n[std::size_t(boundary::FaceTable::in_face_axis(face, 0))]) *
-           std::size_t(n[std::size_t(boundary::FaceTable::in_face_axis(face, 1))]);
+    return std::size_t(n[std::size_t(boundary::Parameters::in_face_axis(face, 0))]) *
+           std::size_t(n[std::size_t(boundary::Parameters::in_face_axis(face, 1))]);
 }
 
 void FaceValues::evaluate(int face, double t, std::vector<double>& out) const {
     const auto& fs = faces_[std::size_t(face)];
     const auto& ex = expr_[std::size_t(face)];
     const auto n = sub_.local_size();
-    const int a = boundary::FaceTable::axis(face);
-    const int b0 = boundary::FaceTable::in_face_axis(face, 0), b1 = boundary::FaceTable::in_face_axis(face, 1);
+    const int a = boundary::Parameters::axis(face);
+    const int b0 = boundary::Parameters::in_face_axis(face, 0), b1 = boundary::Parameters::in_face_axis(face, 1);
     out.assign(4 * nodes(face), 0.0);
     int g[3];
     g[a] = (face & 1) ? size_[std::size_t(a)] - 1 : 0;

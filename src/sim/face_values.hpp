@@ -1,6 +1,6 @@
 // Velocity and pressure faces whose values are expressions of position and time
 // (sim/expression.hpp): the host evaluates them on every node of the face and
-// hands the values to the engine (boundary::FaceTable::values), once when they
+// hands the values to the engine (boundary::Parameters::values), once when they
 // do not depend on t, else before every step.
 #pragma once
 #include <array>
@@ -26,7 +26,7 @@ public:
     bool any() const;
     bool time_dependent() const { return time_dependent_; }
     bool has(int face) const { return has_[std::size_t(face)]; }
-    /// Nodes of the face's layer of the local box (boundary::FaceTable::face_node order).
+    /// Nodes of the face's layer of the local box (boundary::Parameters::face_node order).
     std::size_t nodes(int face) const;
     /// (ux, uy, uz, rho) at every node of the face at time t. Throws CaseError naming the
     /// key, the node (whole-box coordinates) and t where a value is NaN/Inf, where |u|
@@ -45,7 +45,7 @@ private:
 
 /// Evaluates every expression of the case over the whole box at the first step
 /// (t = 1): parse errors, NaN/Inf and out-of-range values fail before any memory
-/// is allocated (sim::validate_case).
+/// is allocated (sim::check_case).
 void check_face_expressions(const CaseSpec& spec);
 
 }  // namespace barracuda::sim

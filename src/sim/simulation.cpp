@@ -12,8 +12,8 @@
 #include "geometry/shapes.hpp"
 #include "kernel/links.hpp"
 #include "parallel/halo.hpp"
-#include "sim/forces.hpp"
-#include "sim/validate.hpp"
+#include "sim/force_links.hpp"
+#include "sim/case_check.hpp"
 #include "sim/wall_links.hpp"
 
 namespace barracuda::sim {
@@ -60,7 +60,7 @@ geometry::Placement placement_of(const parallel::Subdomain& sub) {
 
 storage::Grid local_grid(const CaseSpec& spec, const parallel::Subdomain& sub) {
     auto g = sub.local_grid();
-    g.half = spec.stores_half();
+    g.sublattice = spec.stores_sublattice();
     return g;
 }
 
@@ -71,7 +71,7 @@ std::vector<std::uint8_t> node_kinds_on(const CaseSpec& spec, const storage::Gri
     std::vector<std::uint8_t> kind(std::size_t(g.cells()), boundary::Fluid);
     if (owner) owner->assign(std::size_t(g.cells()), -1);
     for (std::size_t i = 0; i < spec.obstacles.size(); ++i)
-        geometry::mark(g, body_of(spec.obstacles[i]), kind, {owner, std::int32_t(i)}, at);
+        geometry::mark(g, spec.obstacles[i].body(), kind, {owner, std::int32_t(i)}, at);
     return kind;
 }
 }  // namespace
@@ -171,7 +171,7 @@ backend::EngineSetup engine_setup(const CaseSpec& spec, const parallel::Subdomai
         int m = 0;
         for (std::size_t i = 0; i < spec.obstacles.size(); ++i)
             if (spec.obstacles[i].moving()) {
-                if (m == max_moving_obstacles)  // validate_case refuses this; a guard for direct callers
+                if (m == max_moving_obstacles)  // check_case refuses this; a guard for direct callers
                     throw CaseError("[[obstacle]]: more than " + std::to_string(max_moving_obstacles) +
                                     " obstacles have a velocity");
                 slot[i] = ++m;
@@ -267,21 +267,11 @@ Simulation::Simulation(const CaseSpec& spec, BackendChoice backend) : spec_(spec
 
 void Simulation::create(BackendChoice backend) {
     fill_model_defaults(spec_);
-    validate_case(spec_);
+    check_case(spec_);
     const auto& comm = parallel::Comm::world();
     sub_ = subdomain_of(spec_, comm.rank(), comm.size());
-    if (sub_.decomposed()) {
-        if (spec_.stores_half())
-            throw CaseError("model.lattice = \"D3Q13\" runs on one rank for now (its halo would carry one "
-                            "sub-lattice); run without mpirun or use D3Q19");
-        if (spec_.model.streaming == Pattern::InPlace)
-            throw CaseError("model.streaming = \"in-place\" is not offered with more than one rank yet (its odd steps "
-                            "write into the neighbours' cells); use \"two-copy\"");
-        if (spec_.model.precision == Precision::FP16)
-            throw CaseError("model.precision = \"fp16\" is not offered with more than one rank yet (its stochastic "
-                            "rounding draws follow the local cell index, so results would depend on the decomposition); "
-                            "use \"fp32\"");
-    }
+    if (sub_.decomposed())
+        if (auto why = backend::refusal(offer_request(spec_, true)); !why.empty()) throw CaseError(why);
     backend_ = resolve_backend(backend);
     if (backend_ == BackendChoice::Cuda) {
         const int gpus = backend::cuda_device_count();
@@ -348,9 +338,9 @@ void Simulation::advance(std::int64_t steps) {
 void Simulation::owned_fields(std::vector<double>& rho, std::vector<double>& u) {
     std::vector<double> r, v;
     engine_->fields(r, v);
-    if (spec_.stores_half()) {  // one rank (backend::check_offered)
+    if (spec_.stores_sublattice()) {  // one rank (backend::refusal)
         if (output_kind_.empty()) output_kind_ = output_node_kinds(spec_, &sub_);
-        expand_half(local_grid(spec_, sub_), output_kind_, r, v, rho, u);
+        expand_sublattice(local_grid(spec_, sub_), output_kind_, r, v, rho, u);
         return;
     }
     if (!sub_.decomposed()) {

@@ -12,7 +12,7 @@
 #include "parallel/decomposition.hpp"
 #include "sim/case_spec.hpp"
 #include "sim/face_values.hpp"
-#include "sim/half_lattice.hpp"
+#include "sim/sublattice_output.hpp"
 
 namespace barracuda::sim {
 
@@ -73,7 +73,7 @@ storage::Grid local_grid(const CaseSpec& spec, const parallel::Subdomain& sub);
 /// (boundary::NodeKind), for output.
 std::vector<std::uint8_t> output_node_kinds(const CaseSpec& spec, const parallel::Subdomain* sub = nullptr);
 /// The backend-facing description of a case (with the force link lists of
-/// sim/forces.hpp) for a subdomain (default: the whole box, one rank).
+/// sim/force_links.hpp) for a subdomain (default: the whole box, one rank).
 backend::EngineSetup engine_setup(const CaseSpec& spec, const parallel::Subdomain* sub = nullptr);
 /// Which backend "auto" means on this machine, or the one asked for; throws
 /// ResourceError for cuda without a GPU.
@@ -124,7 +124,7 @@ private:
     BackendChoice backend_;
     std::unique_ptr<backend::Engine> engine_;
     std::unique_ptr<FaceValues> face_values_;  // faces given by expressions
-    std::vector<std::uint8_t> output_kind_;     // D3Q13: the whole box's node kinds, for expand_half
+    std::vector<std::uint8_t> output_kind_;     // D3Q13: the whole box's node kinds, for expand_sublattice
     std::vector<double> face_buffer_;  // impose_face_values's, kept between steps
     std::int64_t time_ = 0;
 };

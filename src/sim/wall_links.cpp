@@ -5,27 +5,14 @@
 #include "boundary/bounce_back.hpp"
 #include "kernel/links.hpp"
 #include "lattice/lattice.hpp"
-#include "sim/forces.hpp"
+#include "sim/force_links.hpp"
 
 namespace barracuda::sim {
-
-geometry::Body body_of(const Obstacle& o) {
-    using K = geometry::Body::Kind;
-    geometry::Body b;
-    b.kind = o.shape == Obstacle::Shape::Box        ? K::Box
-             : o.shape == Obstacle::Shape::Sphere   ? K::Sphere
-             : o.shape == Obstacle::Shape::Cylinder ? K::Cylinder
-                                                    : K::Pipe;
-    b.min = o.min, b.max = o.max, b.center = o.center;
-    b.radius = o.radius;
-    b.axis = o.axis;
-    return b;
-}
 
 namespace {
 
 template <class L>
-std::vector<kernel::WallLink> build(const CaseSpec& spec, const storage::Grid& g, const boundary::FaceTable& faces,
+std::vector<kernel::WallLink> build(const CaseSpec& spec, const storage::Grid& g, const boundary::Parameters& faces,
                                     const std::vector<std::uint8_t>& kind, const std::vector<std::int32_t>& owner) {
     const std::vector<int> list_of = force_list_of(spec);
     // A body over every node along a periodic axis spans the period: the node set
@@ -33,7 +20,7 @@ std::vector<kernel::WallLink> build(const CaseSpec& spec, const storage::Grid& g
     // over 0..n-1 of a periodic channel, not a plate with a gap from n-1 to n).
     std::vector<geometry::Body> bodies;
     for (const auto& o : spec.obstacles) {
-        geometry::Body b = body_of(o);
+        geometry::Body b = o.body();
         for (std::size_t a = 0; a < 3; ++a) {
             const bool along = b.kind == geometry::Body::Kind::Box || (b.kind != geometry::Body::Kind::Sphere && int(a) == b.axis);
             if (along && g.periodic[a] && b.min[a] <= 0 && b.max[a] >= g.n[a] - 1) {
@@ -57,7 +44,7 @@ std::vector<kernel::WallLink> build(const CaseSpec& spec, const storage::Grid& g
                 for (int i = 1; i < L::Q; ++i) {
                     // The solid end x + c_i is the source of the opposite link (wrapped on
                     // periodic axes; a link across another face is a wall or open link).
-                    const kernel::LinkSource end = kernel::link_source<L>(g, faces, kind.data(), pos, L::opposite(i));
+                    const kernel::LinkSource end = kernel::link_source<L>(storage::layout_of<storage::LayoutOf<L>>(g), faces, kind.data(), pos, L::opposite(i));
                     if (end.kind != kernel::LinkKind::SolidNode || owner[end.from] < 0) continue;
                     const auto o = std::size_t(owner[end.from]);
                     if (!spec.obstacles[o].interpolated) continue;
@@ -68,7 +55,7 @@ std::vector<kernel::WallLink> build(const CaseSpec& spec, const storage::Grid& g
                     const double q = bodies[o].contains_wrapped(start, wrap)
                                          ? 0.5
                                          : geometry::wall_fraction(bodies[o], start, step, wrap);
-                    const kernel::LinkSource src = kernel::link_source<L>(g, faces, kind.data(), pos, i);
+                    const kernel::LinkSource src = kernel::link_source<L>(storage::layout_of<storage::LayoutOf<L>>(g), faces, kind.data(), pos, i);
                     double velocity[3];
                     for (std::size_t a = 0; a < 3; ++a) velocity[a] = spec.obstacles[o].velocity[a];
                     kernel::WallLink l{};
@@ -87,7 +74,7 @@ std::vector<kernel::WallLink> build(const CaseSpec& spec, const storage::Grid& g
 }  // namespace
 
 std::vector<kernel::WallLink> wall_links(const CaseSpec& spec, const storage::Grid& grid,
-                                         const boundary::FaceTable& faces, const std::vector<std::uint8_t>& kind,
+                                         const boundary::Parameters& faces, const std::vector<std::uint8_t>& kind,
                                          const std::vector<std::int32_t>& owner) {
     return lattice::visit(spec.model.lattice, [&](auto lat) { return build<decltype(lat)>(spec, grid, faces, kind, owner); });
 }

@@ -8,7 +8,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "boundary/face_table.hpp"
+#include "boundary/parameters.hpp"
 #include "geometry/shapes.hpp"
 #include "kernel/interpolated_wall.hpp"
 #include "sim/case_spec.hpp"
@@ -16,13 +16,10 @@
 
 namespace barracuda::sim {
 
-/// The obstacle's solid as a geometric body.
-geometry::Body body_of(const Obstacle& o);
-
 /// `kind` and `owner` are node_kinds(spec, &owner) over `grid` (the whole box: one
 /// rank), `faces` the engine's face table (which links cross a face).
 std::vector<kernel::WallLink> wall_links(const CaseSpec& spec, const storage::Grid& grid,
-                                         const boundary::FaceTable& faces, const std::vector<std::uint8_t>& kind,
+                                         const boundary::Parameters& faces, const std::vector<std::uint8_t>& kind,
                                          const std::vector<std::int32_t>& owner);
 
 }  // namespace barracuda::sim

@@ -4,16 +4,17 @@
 #include <string>
 
 #include "backend/device_info.hpp"
+#include "backend/offered.hpp"
 
 namespace barracuda::test {
 
-/// Whether this binary holds the CUDA engines of lattice l with precision p. A
-/// build with a subset of them (BARRACUDA_CUDA_UNITS) skips the others, and says
-/// so, rather than failing on an engine it was built without.
-inline bool gpu_engines_built(lattice::Kind l, storage::Precision p) {
-    if (backend::cuda_engines_built(l, p)) return true;
-    std::printf("  skipped: %s %s (not in this build's BARRACUDA_CUDA_UNITS)\n", std::string(lattice::name_of(l)).c_str(),
-                storage::name_of(p));
+/// Whether this binary can run configuration c on the GPU. A configuration outside
+/// the table (src/configurations.txt) or outside a build with a subset of the CUDA
+/// engines (BARRACUDA_CUDA_UNITS) is skipped, and said so, rather than failed.
+inline bool gpu_engine_built(const backend::Configuration& c) {
+    if (backend::cuda_engine_built(c)) return true;
+    std::printf("  skipped: %s (%s)\n", backend::name_of(c).c_str(),
+                backend::is_offered(c) ? "not in this build's BARRACUDA_CUDA_UNITS" : "not offered");
     return false;
 }
 

@@ -22,7 +22,7 @@ TEST(GpuOracle, ExpressionFacesMatchCpu) {
     for (auto p : {storage::Precision::FP64, storage::Precision::FP32})
         for (auto pattern : {storage::Pattern::TwoCopy, storage::Pattern::InPlace})
             for (auto method : {boundary::Method::ZouHe, boundary::Method::Equilibrium}) {
-                if (!test::gpu_engines_built(lattice::Kind::D3Q19, p)) continue;
+                if (!test::gpu_engine_built({lattice::Kind::D3Q19, p, physics::EquilibriumKind::Compressible, physics::CollisionKind::TRT, pattern})) continue;
                 sim::CaseSpec s;
                 s.model.lattice = lattice::Kind::D3Q19;
                 s.model.collision = physics::CollisionKind::TRT;

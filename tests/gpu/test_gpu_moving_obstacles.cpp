@@ -18,7 +18,7 @@
 #include "backend/engine.hpp"
 #include "sim/case_spec.hpp"
 #include "sim/simulation.hpp"
-#include "sim/validate.hpp"
+#include "sim/case_check.hpp"
 
 namespace barracuda {
 namespace {
@@ -37,7 +37,7 @@ sim::CaseSpec pipe_case(storage::Precision p, physics::CollisionKind c, storage:
     s.faces[boundary::ZMax].type = boundary::FaceType::Pressure;
     sim::Obstacle pipe;
     pipe.name = "pipe";
-    pipe.shape = sim::Obstacle::Shape::Pipe;
+    pipe.kind = sim::Obstacle::Shape::Pipe;
     pipe.axis = 2;
     pipe.center = {7.5, 7.5, 0};
     pipe.radius = 7.2;
@@ -45,7 +45,7 @@ sim::CaseSpec pipe_case(storage::Precision p, physics::CollisionKind c, storage:
     pipe.velocity = {0, 0, 0.03};
     sim::Obstacle sphere;
     sphere.name = "sphere";
-    sphere.shape = sim::Obstacle::Shape::Sphere;
+    sphere.kind = sim::Obstacle::Shape::Sphere;
     sphere.center = {7.5, 7.5, 19.5};
     sphere.radius = 3.6;
     s.obstacles = {pipe, sphere};
@@ -54,7 +54,7 @@ sim::CaseSpec pipe_case(storage::Precision p, physics::CollisionKind c, storage:
     s.forces.reference_area = 40;
     s.forces.flow_axis = 2;
     sim::fill_model_defaults(s);
-    sim::validate_case(s);
+    sim::check_case(s);
     return s;
 }
 
@@ -66,7 +66,7 @@ TEST(GpuOracle, MovingObstacleAndStrainInitialisationMatchCpu) {
             for (double smagorinsky : {0.0, 0.17})
             for (auto pattern : {storage::Pattern::TwoCopy, storage::Pattern::InPlace}) {
                 auto spec = pipe_case(p, c, pattern);
-                if (!test::gpu_engines_built(spec.model.lattice, p)) continue;
+                if (!test::gpu_engine_built({spec.model.lattice, p, spec.model.equilibrium, c, pattern})) continue;
                 spec.model.smagorinsky = smagorinsky;  // > 0: a per-cell tau
                 const auto setup = sim::engine_setup(spec);
                 auto cpu = backend::make_cpu_engine(setup), gpu = backend::make_cuda_engine(setup);
@@ -108,8 +108,8 @@ TEST(GpuOracle, InterpolatedWallsMatchCpu) {
                     spec.model.lattice = lat;
                     for (auto& o : spec.obstacles) o.interpolated = true;
                     sim::fill_model_defaults(spec);
-                    sim::validate_case(spec);
-                    if (!test::gpu_engines_built(lat, p)) continue;
+                    sim::check_case(spec);
+                    if (!test::gpu_engine_built({lat, p, spec.model.equilibrium, c, pattern})) continue;
                     const auto setup = sim::engine_setup(spec);
                     ASSERT_GT(setup.wall_links.size(), 0u);
                     auto cpu = backend::make_cpu_engine(setup), gpu = backend::make_cuda_engine(setup);

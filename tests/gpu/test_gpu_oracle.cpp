@@ -1,5 +1,5 @@
-// The CUDA backend against the CPU oracle: every lattice x collision x
-// equilibrium x precision offered, with every boundary kind, a solid obstacle
+// The CUDA backend against the CPU oracle: every configuration offered
+// (src/configurations.txt), with every boundary kind, a solid obstacle
 // and a body force, runs a few steps on both and compares the populations.
 // Skipped (GTEST_SKIP, reported) on machines without a CUDA GPU.
 //
@@ -11,16 +11,16 @@
 //    while roundings happen on O(1) quantities (rho = 1 + drho, the Guo term,
 //    the Zou-He balance): eps = 6e-8 on those is ~6e-6 of the scale, and the
 //    CPU and GPU differ in FMA contraction. Measured on the H100: at most
-//    1.1e-5 over the 40 FP32 combinations (docs/bench/gpu_tests.txt); since
+//    1.1e-5 over the 40 FP32 combinations (docs/bench/gpu_tests.md); since
 //    the channel has absorbing layers (an extra relaxation on O(1) densities),
 //    1.74e-5 (D3Q27 TRT incompressible, bounce-back faces) and, with the
 //    mass-conserving layer at the outlet, 1.80e-5 (the same on D3Q19;
-//    docs/bench/gpu_tests_subset_keep_density.txt): 10% below the tolerance.
+//    docs/bench/gpu_tests.md): 10% below the tolerance.
 //  - FP16 storage: 5e-3. One binary16 unit is 2^-11 = 4.9e-4 of a stored value;
 //    both backends draw the same stochastic-rounding numbers, but a float that
 //    FMA contraction moves across a rounding threshold lands one unit apart,
 //    and such differences spread over 60 steps. Measured on the H100: at most
-//    1.7e-3 over the 80 FP16 combinations (docs/bench/gpu_tests.txt).
+//    1.7e-3 over the 80 FP16 combinations (docs/bench/gpu_tests.md).
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -32,8 +32,9 @@
 
 #include "../support.hpp"
 #include "backend/device_info.hpp"
+#include "backend/offered.hpp"
 #include "gpu_support.hpp"
-#include "sim/forces.hpp"
+#include "sim/force_links.hpp"
 
 namespace barracuda {
 namespace {
@@ -101,36 +102,25 @@ TEST(GpuOracle, EveryCombinationMatchesCpu) {
     const auto gpus = backend::cuda_devices();
     if (gpus.empty()) GTEST_SKIP() << "no CUDA GPU on this machine: GPU-vs-CPU tests skipped";
     std::cout << "  GPU: " << gpus[0].name << "\n";
+    // Every configuration of the table (src/configurations.txt) with every open-face method.
     int count = 0, skipped = 0;
-    for (auto lat : {lattice::Kind::D2Q9, lattice::Kind::D3Q13, lattice::Kind::D3Q15, lattice::Kind::D3Q19,
-                     lattice::Kind::D3Q27})
-        for (auto col : {physics::CollisionKind::BGK, physics::CollisionKind::TRT, physics::CollisionKind::MRT,
-                         physics::CollisionKind::Regularized, physics::CollisionKind::Entropic}) {
-            const bool d3q13 = lat == lattice::Kind::D3Q13;  // MRT only, no regularized faces
-            if (d3q13 && col != physics::CollisionKind::MRT) continue;
-            // Entropic: D2Q9 and D3Q27, its own (compressible) equilibrium. Its alpha is the root
-            // of the H-condition to rounding (a continuous function of f), so the backends agree
-            // like the other collisions do; an earlier solver with cut-offs did not (up to 3.6e-3).
-            const bool entropic = col == physics::CollisionKind::Entropic;
-            if (entropic && lat != lattice::Kind::D2Q9 && lat != lattice::Kind::D3Q27) continue;
-            for (auto eq : {physics::EquilibriumKind::Compressible, physics::EquilibriumKind::Incompressible})
-                for (auto prec : {storage::Precision::FP64, storage::Precision::FP32, storage::Precision::FP16})
-                    for (auto method : {boundary::Method::ZouHe, boundary::Method::Equilibrium, boundary::Method::Regularized,
-                                        boundary::Method::BounceBack})
-                        for (auto pattern : {storage::Pattern::TwoCopy, storage::Pattern::InPlace}) {
-                            if (!backend::cuda_engines_built(lat, prec)) {
-                                ++skipped;
-                                continue;
-                            }
-                            if (d3q13 && method == boundary::Method::Regularized) continue;
-                            if (entropic && eq == physics::EquilibriumKind::Incompressible) continue;
-                            const Combo c{lat, col, eq, prec, method, pattern};
-                            const double err = compare(c, 60);
-                            const double tol = tolerance(prec);
-                            EXPECT_LT(err, tol) << name_of(c);
-                            std::printf("  %-62s max rel diff %.2e (tol %.0e)\n", name_of(c).c_str(), err, tol);
-                            ++count;
-                        }
+    for (const backend::Configuration& config : backend::offered_configurations())
+        for (auto method : {boundary::Method::ZouHe, boundary::Method::Equilibrium, boundary::Method::Regularized,
+                            boundary::Method::BounceBack}) {
+            if (!backend::cuda_engine_built(config)) {
+                ++skipped;
+                continue;
+            }
+            // D3Q13 has no regularized faces (its Hermite projection needs fourth moments).
+            if (config.lattice == lattice::Kind::D3Q13 && method == boundary::Method::Regularized) continue;
+            // Entropic's alpha is the root of the H-condition to rounding (a continuous function
+            // of f), so the backends agree like the other collisions do.
+            const Combo c{config.lattice, config.collision, config.equilibrium, config.precision, method, config.pattern};
+            const double err = compare(c, 60);
+            const double tol = tolerance(config.precision);
+            EXPECT_LT(err, tol) << name_of(c);
+            std::printf("  %-62s max rel diff %.2e (tol %.0e)\n", name_of(c).c_str(), err, tol);
+            ++count;
         }
     std::cout << "  " << count << " combinations compared\n";
     // A build with a subset of the CUDA engines (BARRACUDA_CUDA_UNITS) compares what it holds.
@@ -140,7 +130,7 @@ TEST(GpuOracle, EveryCombinationMatchesCpu) {
 
 TEST(GpuOracle, ObservationsMatchCpu) {
     if (backend::cuda_devices().empty()) GTEST_SKIP() << "no CUDA GPU on this machine";
-    if (!test::gpu_engines_built(lattice::Kind::D3Q19, storage::Precision::FP64)) GTEST_SKIP() << "D3Q19 FP64 not built";
+    if (!test::gpu_engine_built({lattice::Kind::D3Q19, storage::Precision::FP64, physics::EquilibriumKind::Compressible, physics::CollisionKind::BGK, storage::Pattern::TwoCopy})) GTEST_SKIP() << "D3Q19 FP64 not built";
     const Combo c{lattice::Kind::D3Q19, physics::CollisionKind::BGK, physics::EquilibriumKind::Compressible,
                   storage::Precision::FP64, boundary::Method::ZouHe};
     const auto s = setup_for(c);
@@ -170,7 +160,7 @@ TEST(GpuOracle, UniformInitialisationMatchesCpu) {
     if (backend::cuda_devices().empty()) GTEST_SKIP() << "no CUDA GPU on this machine";
     for (auto pattern : {storage::Pattern::TwoCopy, storage::Pattern::InPlace})
         for (auto prec : {storage::Precision::FP64, storage::Precision::FP16}) {
-            if (!test::gpu_engines_built(lattice::Kind::D3Q19, prec)) continue;
+            if (!test::gpu_engine_built({lattice::Kind::D3Q19, prec, physics::EquilibriumKind::Compressible, physics::CollisionKind::BGK, pattern})) continue;
             const auto s = test::every_boundary_channel(lattice::Kind::D3Q19, physics::CollisionKind::BGK,
                                                         physics::EquilibriumKind::Compressible, prec,
                                                         boundary::Method::ZouHe, pattern);
@@ -190,7 +180,7 @@ TEST(GpuOracle, UniformInitialisationMatchesCpu) {
 namespace barracuda {
 namespace {
 
-// Obstacle forces by momentum exchange (kernel/forces.hpp) on both backends, for
+// Obstacle forces by momentum exchange (kernel/momentum_exchange.hpp) on both backends, for
 // both streaming patterns and every precision, from the same non-uniform state
 // after 40 steps with every boundary rule in play. The solid block of the
 // channel is split into two obstacles (x = 8..9 and x = 10), so two link lists
@@ -236,7 +226,7 @@ TEST(GpuOracle, ObstacleForcesMatchCpu) {
     for (auto lat : {lattice::Kind::D2Q9, lattice::Kind::D3Q19, lattice::Kind::D3Q13})
         for (auto pattern : {storage::Pattern::TwoCopy, storage::Pattern::InPlace})
             for (auto prec : {storage::Precision::FP64, storage::Precision::FP32, storage::Precision::FP16}) {
-                if (!test::gpu_engines_built(lat, prec)) continue;
+                if (!test::gpu_engine_built({lat, prec, physics::EquilibriumKind::Compressible, lat == lattice::Kind::D3Q13 ? physics::CollisionKind::MRT : physics::CollisionKind::BGK, pattern})) continue;
                 auto s = test::every_boundary_channel(lat, lat == lattice::Kind::D3Q13 ? physics::CollisionKind::MRT : physics::CollisionKind::BGK,
                                                       physics::EquilibriumKind::Compressible, prec,
                                                       boundary::Method::ZouHe, pattern);

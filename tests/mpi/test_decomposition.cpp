@@ -18,7 +18,7 @@
 #include "parallel/comm.hpp"
 #include "parallel/decomposition.hpp"
 #include "sim/simulation.hpp"
-#include "sim/validate.hpp"
+#include "sim/case_check.hpp"
 
 namespace {
 
@@ -122,7 +122,7 @@ std::vector<std::array<int, 3>> splits(const sim::CaseSpec& spec) {
 void expect_identical(const std::string& toml, int steps) {
     auto spec = io::parse_case_string(toml, {}, "test");
     sim::fill_model_defaults(spec);
-    sim::validate_case(spec);
+    sim::check_case(spec);
     const auto& comm = parallel::Comm::world();
     Outcome alone;
     if (comm.rank() == 0) alone = run_alone(spec, steps);

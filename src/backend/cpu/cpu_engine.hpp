@@ -10,8 +10,9 @@
 #include <cstring>
 #include <vector>
 
-#include "backend/dispatch.hpp"
+#include "backend/configured.hpp"
 #include "backend/engine_common.hpp"
+#include "backend/makers.hpp"
 #include "kernel/node_class.hpp"
 #include "kernel/observe.hpp"
 #include "kernel/stream_collide.hpp"
@@ -41,6 +42,7 @@ public:
             face_values_[f] = s.face_values[f];
             if (!face_values_[f].empty()) setup_.faces.values[f] = face_values_[f].data();
         }
+        require_halo_support(two_copy, s);
         for (const auto& m : s.halo.messages) {
             send_.emplace_back(m.send.size());
             recv_.emplace_back(m.recv.size());
@@ -228,7 +230,7 @@ private:
     }
     Gather make_gather() const {
         Gather g{};
-        g.grid = setup_.grid;
+        g.layout = storage::layout_of<typename Gather::Layout>(setup_.grid);
         g.faces = setup_.faces;
         g.node_class = class_.data();
         g.store = make_store();
@@ -251,16 +253,22 @@ private:
     std::uint32_t clock_ = 0;  // steps since initialisation (stochastic FP16 rounding)
     std::vector<T> prev_u_;
     std::vector<double> exchanged_;  // per wall link: the momentum of its last step (kernel/interpolated_wall.hpp)
-    std::array<std::vector<double>, 6> face_values_;  // boundary::FaceTable::values
+    std::array<std::vector<double>, 6> face_values_;  // boundary::Parameters::values
     Collision collision_;
 };
 
-/// Builds the CPU engine for lattice L (one translation unit per lattice).
-template <class L>
-std::unique_ptr<Engine> make_for_lattice(const EngineSetup& s) {
-    return dispatch_on_lattice<L>(s, [&]<class Lat, class Eq, class C, class Store>() -> std::unique_ptr<Engine> {
-        return std::make_unique<CpuEngine<Lat, Eq, C, Store>>(s);
-    });
+}  // namespace barracuda::backend::cpu
+
+namespace barracuda::backend {
+
+/// The CPU engine of one configuration (backend/makers.hpp; the generated units
+/// instantiate it for each row of the configuration table).
+template <lattice::Kind K, storage::Precision P, physics::EquilibriumKind E, physics::CollisionKind C,
+          storage::Pattern S>
+std::unique_ptr<Engine> make_cpu(const EngineSetup& s) {
+    using X = Configured<K, P, E, C, S>;
+    return std::make_unique<cpu::CpuEngine<typename X::Lattice, typename X::Equilibrium, typename X::Collision,
+                                           typename X::Store>>(s);
 }
 
-}  // namespace barracuda::backend::cpu
+}  // namespace barracuda::backend

@@ -11,10 +11,10 @@
 #include <vector>
 
 #include "backend/cuda/cuda_check.hpp"
-#include "backend/cuda/cuda_makers.hpp"
-#include "backend/dispatch.hpp"
+#include "backend/configured.hpp"
+#include "backend/makers.hpp"
 #include "backend/engine_common.hpp"
-#include "kernel/forces.hpp"
+#include "kernel/momentum_exchange.hpp"
 #include "kernel/observe.hpp"
 #include "kernel/stream_collide.hpp"
 #include "kernel/node_class.hpp"
@@ -70,7 +70,7 @@ template <class K, class T>
 __global__ void __launch_bounds__(block_size) observe_kernel(const __grid_constant__ K k, double lo, double hi, T* prev_u,
                                                              kernel::Partial* partials) {
     kernel::Partial p = kernel::Partial::identity();
-    const storage::index_t n = k.grid.cells();
+    const storage::index_t n = k.layout.cells();
     for (storage::index_t cell = storage::index_t(blockIdx.x) * blockDim.x + threadIdx.x; cell < n;
          cell += storage::index_t(gridDim.x) * blockDim.x) {
         if (k.node_class[cell] == kernel::Ghost) continue;  // observed by its owner rank
@@ -94,7 +94,7 @@ __global__ void __launch_bounds__(block_size) observe_kernel(const __grid_consta
     if (threadIdx.x == 0) partials[blockIdx.x] = shared[0];
 }
 
-// Obstacle forces by momentum exchange (kernel/forces.hpp, seed 000 §4.2). The
+// Obstacle forces by momentum exchange (kernel/momentum_exchange.hpp, seed 000 §4.2). The
 // links of obstacle k are links[offsets[k] .. offsets[k + 1]); blockIdx.y picks
 // the obstacle (striding by gridDim.y when there are more), the blocks along x
 // share its links, and each block writes its sum (double) to partials[k][block],
@@ -141,15 +141,15 @@ template <class L, class Eq, class Store, class T>
 __global__ void __launch_bounds__(block_size)
     uniform_kernel(const __grid_constant__ kernel::Gather<L, Eq, Store> g, T drho, T ux, T uy, T uz) {
     const storage::index_t cell = storage::index_t(blockIdx.x) * blockDim.x + threadIdx.x;
-    if (cell >= g.grid.cells()) return;
+    if (cell >= g.layout.cells()) return;
     const T u[3] = {ux, uy, uz};
-    kernel::place_equilibrium_at<L, Eq>(g.grid, g.faces, g.node_class, g.store, cell, drho, u);
+    kernel::place_equilibrium_at<L, Eq>(g.layout, g.faces, g.node_class, g.store, cell, drho, u);
 }
 
 template <class K, class T>
 __global__ void __launch_bounds__(block_size) fields_kernel(const __grid_constant__ K k, T* rho, T* u) {
     const storage::index_t cell = storage::index_t(blockIdx.x) * blockDim.x + threadIdx.x;
-    if (cell >= k.grid.cells()) return;
+    if (cell >= k.layout.cells()) return;
     T r, v[3];
     k.macroscopic(cell, r, v);
     rho[cell] = r;
@@ -207,7 +207,7 @@ public:
             int least = 0, greatest = 0;
             check(cudaDeviceGetStreamPriorityRange(&least, &greatest), "cudaDeviceGetStreamPriorityRange");
             check(cudaStreamCreateWithPriority(&stream_, cudaStreamDefault, greatest), "cudaStreamCreateWithPriority");
-            if constexpr (!two_copy) throw CaseError("model.streaming = \"in-place\" is not offered with more than one rank");
+            require_halo_support(two_copy, setup_);
             setup_halo(kernel::border_cells(host_class_));
         }
         check(cudaMemset(clock_.get(), 0, sizeof(std::uint32_t)), "cudaMemset");
@@ -653,7 +653,7 @@ private:
     }
     Gather make_gather() const {
         Gather g{};
-        g.grid = setup_.grid;
+        g.layout = storage::layout_of<typename Gather::Layout>(setup_.grid);
         g.faces = setup_.faces;
         g.node_class = class_.get();
         g.store = make_store();
@@ -676,7 +676,7 @@ private:
     bool odd_ = false, swapped_ = false;
     DeviceArray<T> prev_u_;
     DeviceArray<kernel::Partial> partials_;
-    DeviceArray<double> face_values_[6];             // boundary::FaceTable::values
+    DeviceArray<double> face_values_[6];             // boundary::Parameters::values
     DeviceArray<kernel::ForceLink> force_links_;     // every obstacle's links, one after another
     DeviceArray<storage::index_t> force_offsets_;    // obstacle k: [offsets[k], offsets[k + 1])
     DeviceArray<kernel::FixedSum> force_partials_;   // [obstacle][block][axis]
@@ -699,13 +699,18 @@ private:
     cudaGraphExec_t graph_[2] = {nullptr, nullptr};  // one per phase
 };
 
-/// Builds the CUDA engine for lattice L with storage type S and arithmetic type
-/// T (declared in cuda_makers.hpp; one generated translation unit each).
-template <class L, class S, class T>
-std::unique_ptr<Engine> make_for_storage(const EngineSetup& s) {
-    return dispatch_on_storage<L, S, T>(s, [&]<class Lat, class Eq, class C, class Store>() -> std::unique_ptr<Engine> {
-        return std::make_unique<CudaEngine<Lat, Eq, C, Store>>(s);
-    });
+}  // namespace barracuda::backend::cuda
+
+namespace barracuda::backend {
+
+/// The CUDA engine of one configuration (backend/makers.hpp; the generated units
+/// instantiate it for each row of the configuration table).
+template <lattice::Kind K, storage::Precision P, physics::EquilibriumKind E, physics::CollisionKind C,
+          storage::Pattern S>
+std::unique_ptr<Engine> make_cuda(const EngineSetup& s) {
+    using X = Configured<K, P, E, C, S>;
+    return std::make_unique<cuda::CudaEngine<typename X::Lattice, typename X::Equilibrium, typename X::Collision,
+                                             typename X::Store>>(s);
 }
 
-}  // namespace barracuda::backend::cuda
+}  // namespace barracuda::backend

@@ -1,0 +1,45 @@
+// A configuration: the five compile-time choices of a fused stream-collide
+// engine (lattice, storage precision, equilibrium, collision, streaming
+// pattern). Which configurations exist is declared once, in the table
+// src/configurations.txt; backend/offered.hpp reads it.
+#pragma once
+#include <array>
+#include <string>
+#include <string_view>
+
+#include "lattice/lattice.hpp"
+#include "physics/model.hpp"
+#include "storage/pattern.hpp"
+#include "storage/precision.hpp"
+
+namespace barracuda::backend {
+
+struct Configuration {
+    lattice::Kind lattice = lattice::Kind::D3Q19;
+    storage::Precision precision = storage::Precision::FP32;
+    physics::EquilibriumKind equilibrium = physics::EquilibriumKind::Compressible;
+    physics::CollisionKind collision = physics::CollisionKind::BGK;
+    storage::Pattern pattern = storage::Pattern::TwoCopy;
+
+    friend constexpr bool operator==(const Configuration&, const Configuration&) = default;
+};
+
+/// "D3Q19 fp32 compressible bgk two-copy": the table's words, in its column order.
+inline std::string name_of(const Configuration& c) {
+    return std::string(lattice::name_of(c.lattice)) + " " + storage::name_of(c.precision) + " " +
+           physics::name_of(c.equilibrium) + " " + physics::name_of(c.collision) + " " + storage::name_of(c.pattern);
+}
+
+/// Every value of each column, for messages and for loops over alternatives.
+inline constexpr std::array all_lattices{lattice::Kind::D2Q9, lattice::Kind::D3Q13, lattice::Kind::D3Q15,
+                                         lattice::Kind::D3Q19, lattice::Kind::D3Q27};
+inline constexpr std::array all_precisions{storage::Precision::FP64, storage::Precision::FP32,
+                                           storage::Precision::FP16};
+inline constexpr std::array all_equilibria{physics::EquilibriumKind::Compressible,
+                                           physics::EquilibriumKind::Incompressible};
+inline constexpr std::array all_collisions{physics::CollisionKind::BGK, physics::CollisionKind::TRT,
+                                           physics::CollisionKind::MRT, physics::CollisionKind::Regularized,
+                                           physics::CollisionKind::Entropic};
+inline constexpr std::array all_patterns{storage::Pattern::TwoCopy, storage::Pattern::InPlace};
+
+}  // namespace barracuda::backend

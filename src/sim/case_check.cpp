@@ -1,0 +1,400 @@
+// Whole-case checks. Each message reads "key = value: what is wrong (what is
+// allowed)" so that it can be shown to the user as it is.
+#include "sim/case_check.hpp"
+
+#include <charconv>
+#include <cmath>
+#include <string>
+#include <utility>
+
+#include "backend/offered.hpp"
+#include "common/error.hpp"
+#include "sim/face_values.hpp"
+
+namespace barracuda::sim {
+
+namespace {
+
+using boundary::FaceType;
+
+std::string num(double v) {
+    char buf[64];
+    const auto res = std::to_chars(buf, buf + sizeof buf, v);
+    return std::string(buf, res.ptr);
+}
+
+std::string vec(const std::array<double, 3>& v, int n) {
+    std::string s = "[";
+    for (int i = 0; i < n; ++i) s += (i ? ", " : "") + num(v[std::size_t(i)]);
+    return s + "]";
+}
+
+// 2D lattices show two components unless the third is set (and so wrong).
+int shown_dims(const CaseSpec& spec, const std::array<double, 3>& v) {
+    return lattice::dimensions_of(spec.model.lattice) == 3 || v[2] != 0 ? 3 : 2;
+}
+
+std::string size_text(const CaseSpec& spec) {
+    const auto& s = spec.size;
+    std::string r = "[";  // appended in steps: GCC 12's -Wrestrict misfires on the one-line sum
+    r += std::to_string(s[0]) + ", " + std::to_string(s[1]);
+    if (s[2] != 1) r += ", " + std::to_string(s[2]);
+    return r + "]";
+}
+
+std::string axis_name(int a) { return std::string(1, char('x' + a)); }
+
+[[noreturn]] void fail(const std::string& message) { throw CaseError(message); }
+
+void check_rate(const char* key, double v) {
+    if (!(v > 0 && v < 2)) fail(std::string("model.mrt.") + key + " = " + num(v) + ": must be in (0, 2) (a relaxation rate 1/tau)");
+}
+
+void check_velocity(const CaseSpec& spec, const std::string& key, const std::array<double, 3>& u) {
+    const int dims = lattice::dimensions_of(spec.model.lattice);
+    if (dims == 2 && u[2] != 0)
+        fail(key + " = " + vec(u, 3) + ": lattice " + std::string(lattice::name_of(spec.model.lattice)) +
+             " is 2D; the z component must be 0");
+    const double mag = std::sqrt(u[0] * u[0] + u[1] * u[1] + u[2] * u[2]);
+    if (!(mag < max_lattice_velocity))
+        fail(key + " = " + vec(u, shown_dims(spec, u)) + ": |u| = " + num(mag) + " must be < " +
+             num(max_lattice_velocity) + " (lattice units; Ma = |u|/c_s with c_s = 1/sqrt(3), and the " +
+             "equilibrium loses accuracy and stability as Ma grows); lower the velocity, or refine the grid " +
+             "to keep the Reynolds number with a smaller lattice velocity");
+}
+
+void check_model(const CaseSpec& spec) {
+    const ModelSpec& m = spec.model;
+    if (!(m.tau > 0.5))
+        fail("model.tau = " + num(m.tau) + ": must be > 0.5 (tau <= 0.5 is unstable; nu = (tau - 0.5)/3)");
+    if (!(m.trt_magic > 0)) fail("model.trt_magic = " + num(m.trt_magic) + ": must be > 0 (3/16 is the usual choice)");
+    if (!(m.smagorinsky >= 0 && m.smagorinsky <= 1))
+        fail("model.smagorinsky = " + num(m.smagorinsky) + ": the Smagorinsky constant must be in [0, 1] (0.1-0.2 is usual; 0: no LES)");
+    // The configuration table and the other offer rules (backend/offered.cpp), on one rank;
+    // Simulation asks again with the ranks it runs on.
+    if (auto why = backend::refusal(offer_request(spec, false)); !why.empty()) fail(why);
+    if (m.lattice == lattice::Kind::D3Q13) {
+        check_rate("s_e", m.mrt.s_e);
+        check_rate("s_m", m.mrt.s_m);
+    } else if (m.collision == Collision::MRT) {  // every lattice; the free rates it has (mrt_basis.hpp)
+        check_rate("s_e", m.mrt.s_e);
+        check_rate("s_eps", m.mrt.s_eps);
+        check_rate("s_q", m.mrt.s_q);
+        if (m.lattice == lattice::Kind::D3Q19 || m.lattice == lattice::Kind::D3Q27) check_rate("s_pi", m.mrt.s_pi);
+        if (m.lattice != lattice::Kind::D2Q9) check_rate("s_m", m.mrt.s_m);
+    }
+}
+
+void check_domain(const CaseSpec& spec) {
+    const auto& s = spec.size;
+    if (s[0] < 1 || s[1] < 1 || s[2] < 1) fail("domain.size = " + size_text(spec) + ": each size must be >= 1");
+    // 2^40 cells is far beyond any machine, and keeps every byte count below int64 overflow.
+    if (double(s[0]) * s[1] * s[2] > std::ldexp(1.0, 40))
+        fail("domain.size = " + size_text(spec) + ": more than 2^40 cells");
+    const std::string lat(lattice::name_of(spec.model.lattice));
+    if (lattice::dimensions_of(spec.model.lattice) == 2) {
+        if (s[2] != 1) fail("domain.size = " + size_text(spec) + ": lattice " + lat + " is 2D and needs nz = 1 (give [nx, ny])");
+    } else if (s[2] <= 1) {
+        fail("domain.size = " + size_text(spec) + ": lattice " + lat + " is 3D and needs three sizes with nz > 1");
+    }
+    if (spec.stores_sublattice()) {
+        // One sub-lattice (x + y + z even): each row holds nx/2 nodes, and a wrap keeps the parity.
+        if (s[0] % 2)
+            fail("domain.size = " + size_text(spec) + ": lattice " + lat + " stores the nodes with x + y + z even "
+                 "(one sub-lattice) and needs an even nx, got " + std::to_string(s[0]));
+        for (std::size_t a = 1; a < 3; ++a)
+            if (spec.periodic[a] && s[a] % 2)
+                fail("domain.size = " + size_text(spec) + ": lattice " + lat + " needs an even size along the periodic " +
+                     axis_name(int(a)) + " axis (the wrap would join nodes of the two sub-lattices), got " +
+                     std::to_string(s[a]));
+    }
+}
+
+void check_faces(const CaseSpec& spec) {
+    for (int f = 0; f < 6; ++f) {
+        const int a = f / 2;
+        const boundary::FaceSpec& face = spec.faces[std::size_t(f)];
+        const std::string key = "boundary." + std::string(boundary::face_name(f));
+        std::string type = "\"";  // built in steps: GCC 12's -Wrestrict misfires on the one-line sum
+        type += boundary::type_name(face.type);
+        type += '"';
+        if (spec.periodic[std::size_t(a)] && face.type != FaceType::Periodic)
+            fail(key + ".type = " + type + ": the " + axis_name(a) +
+                 " axis is periodic (domain.periodic), so its faces take no boundary condition");
+        if (!spec.periodic[std::size_t(a)] && face.type == FaceType::Periodic)
+            fail(key + ".type = " + type + ": the " + axis_name(a) +
+                 " axis is not periodic; make it periodic in domain.periodic or give the face a boundary");
+        if (face.type == FaceType::MovingWall || face.type == FaceType::Velocity)
+            check_velocity(spec, key + ".velocity", face.velocity);
+        // Bounce-back models a wall that stays in place: it may only slide.
+        if (face.type == FaceType::MovingWall && face.velocity[std::size_t(a)] != 0)
+            fail(key + ".velocity = " + vec(face.velocity, shown_dims(spec, face.velocity)) +
+                 ": a moving wall slides in its own plane; the " + axis_name(a) + " component must be 0");
+        if (face.type == FaceType::Pressure && !(face.density > 0))
+            fail(key + ".density = " + num(face.density) + ": must be > 0");
+        for (int k = 0; k < 3; ++k) {
+            const std::string& e = face.velocity_expression[std::size_t(k)];
+            if (e.empty()) continue;
+            const std::string shown = face_expression_key(f, k) + " = \"" + e + "\"";
+            if (face.type != FaceType::Velocity)
+                fail(shown + ": expressions are offered on velocity and pressure faces, not on a " + type + " face");
+            if (k == 2 && lattice::dimensions_of(spec.model.lattice) == 2)
+                fail(shown + ": lattice " + std::string(lattice::name_of(spec.model.lattice)) +
+                     " is 2D; the z component must be 0");
+        }
+        if (face.profile == boundary::Profile::Parabolic && face.has_expression())
+            fail(key + ".profile = \"parabolic\": the profile scales constant velocities; write it into the "
+                 "expression instead (e.g. 4 * (y + 0.5) * (ny - y - 0.5) / ny^2)");
+        if (!face.density_expression.empty() && face.type != FaceType::Pressure)
+            fail(face_expression_key(f, 3) + " = \"" + face.density_expression + "\": a " + type + " face takes no density");
+    }
+    check_face_expressions(spec);  // parses, and evaluates every node at t = 1
+}
+
+void check_obstacles(const CaseSpec& spec) {
+    const int dims = lattice::dimensions_of(spec.model.lattice);
+    for (std::size_t i = 0; i < spec.obstacles.size(); ++i) {
+        const Obstacle& ob = spec.obstacles[i];
+        const std::string key = "obstacle[" + std::to_string(i) + "]";
+        if (ob.name.empty()) fail(key + ".name = \"\": must not be empty");
+        const std::string who = key + " (\"" + ob.name + "\")";
+
+        auto domain_text = [&](int n) {
+            std::string s;
+            for (int a = 0; a < n; ++a) s += (a ? " x " : "") + ("[0, " + std::to_string(spec.size[std::size_t(a)] - 1) + "]");
+            return s;
+        };
+        auto inside = [&](double v, int a) { return v >= 0 && v <= spec.size[std::size_t(a)] - 1; };
+        // `skip` is the cylinder's axis, along which the centre is unused.
+        auto check_point = [&](const char* k, const std::array<double, 3>& p, int skip) {
+            for (int a = 0; a < 3; ++a)
+                if (a != skip && !inside(p[std::size_t(a)], a)) {
+                    const int n = shown_dims(spec, p);
+                    fail(who + "." + k + " = " + vec(p, n) + ": outside the domain " + domain_text(n));
+                }
+        };
+
+        switch (ob.kind) {
+            case Obstacle::Shape::Box:
+                check_point("min", ob.min, -1);
+                check_point("max", ob.max, -1);
+                // A 2D lattice has a single z layer, so there min z = max z = 0.
+                for (int a = 0; a < dims; ++a)
+                    if (!(ob.min[std::size_t(a)] < ob.max[std::size_t(a)]))
+                        fail(who + ".min = " + vec(ob.min, shown_dims(spec, ob.min)) + ", max = " +
+                             vec(ob.max, shown_dims(spec, ob.max)) + ": min must be below max on every axis (" +
+                             axis_name(a) + " is not)");
+                break;
+            case Obstacle::Shape::Sphere:
+            case Obstacle::Shape::Cylinder:
+            case Obstacle::Shape::Pipe: {
+                const bool cyl = ob.kind != Obstacle::Shape::Sphere;
+                check_point("center", ob.center, cyl ? ob.axis : -1);
+                if (!(ob.radius > 0)) fail(who + ".radius = " + num(ob.radius) + ": must be > 0");
+                if (cyl && dims == 2 && ob.axis != 2)
+                    fail(who + ".axis = \"" + axis_name(ob.axis) +
+                         "\": on a 2D lattice a cylinder is a disc, so its axis must be \"z\" (use a box for a band)");
+                if (cyl) {
+                    const int a = ob.axis;
+                    const double lo = ob.min[std::size_t(a)], hi = ob.max[std::size_t(a)];
+                    const bool flat_ok = a >= dims;  // the single z layer of a 2D lattice
+                    if (!inside(lo, a) || !inside(hi, a) || !(lo < hi || (flat_ok && lo == hi)))
+                        fail(who + ".min = " + num(lo) + ", max = " + num(hi) + ": the extent along the cylinder's axis (" +
+                             axis_name(a) + ") must satisfy 0 <= min < max <= " +
+                             std::to_string(spec.size[std::size_t(a)] - 1));
+                }
+                break;
+            }
+        }
+    }
+}
+
+// Moving obstacles: a sane surface speed, few enough to travel with the kernels, and
+// no force report on them (momentum exchange here assumes a body at rest).
+void check_moving_obstacles(const CaseSpec& spec) {
+    int moving = 0;
+    for (std::size_t i = 0; i < spec.obstacles.size(); ++i) {
+        const Obstacle& ob = spec.obstacles[i];
+        if (!ob.moving()) continue;
+        ++moving;
+        const std::string key = "obstacle[" + std::to_string(i) + "] (\"" + ob.name + "\").velocity";
+        check_velocity(spec, key.c_str(), ob.velocity);
+        // Bounce-back with the moving-wall term models a surface that slides along
+        // itself; a velocity across the surface would inject or remove mass.
+        const std::string shown = key + " = " + vec(ob.velocity, shown_dims(spec, ob.velocity));
+        if (ob.kind == Obstacle::Shape::Sphere)
+            fail(shown + ": a sphere's surface cannot slide with one uniform velocity (the geometry does not move); "
+                 "simulate a moving sphere in its own frame, with the flow and the walls moving instead");
+        const bool round = ob.kind == Obstacle::Shape::Cylinder || ob.kind == Obstacle::Shape::Pipe;
+        for (int a = 0; a < 3; ++a) {
+            if (ob.velocity[std::size_t(a)] == 0) continue;
+            if (round && a != ob.axis)
+                fail(shown + ": a " + (ob.kind == Obstacle::Shape::Pipe ? "pipe" : "cylinder") +
+                     "'s surface can only slide along its axis (" + axis_name(ob.axis) + "); give only that component");
+            // Faces (or end caps) across the motion would be mass sources and sinks:
+            // along a moving component the body must span the domain.
+            const double n_a = spec.size[std::size_t(a)];
+            if (ob.min[std::size_t(a)] > 0 || ob.max[std::size_t(a)] < n_a - 1)
+                fail(shown + ": the body moves along " + axis_name(a) + " but ends inside the domain there (" +
+                     axis_name(a) + " from " + num(ob.min[std::size_t(a)]) + " to " + num(ob.max[std::size_t(a)]) +
+                     "; the domain spans 0 to " + num(n_a - 1) +
+                     "): its faces across the motion would inject and remove fluid. A moving surface must slide "
+                     "along itself: extend the body through the domain along " + axis_name(a));
+        }
+        for (const auto& name : spec.forces.obstacles)
+            if (name == ob.name)
+                fail("forces.obstacles = \"" + name + "\": the obstacle moves (" + key + " = " + vec(ob.velocity, 3) +
+                     "); forces are reported on obstacles at rest only (work in the body's frame)");
+    }
+    if (moving > max_moving_obstacles)
+        fail("[[obstacle]]: " + std::to_string(moving) + " obstacles have a velocity; at most " +
+             std::to_string(max_moving_obstacles) + " may move");
+}
+
+void check_forces(const CaseSpec& spec) {
+    const ForceReportSpec& f = spec.forces;
+    if (f.obstacles.empty()) return;
+    std::string list = "forces.obstacles = [";
+    for (std::size_t k = 0; k < f.obstacles.size(); ++k) list += (k ? ", \"" : "\"") + f.obstacles[k] + "\"";
+    list += "]: ";
+    for (std::size_t k = 0; k < f.obstacles.size(); ++k) {
+        const std::string& name = f.obstacles[k];
+        int count = 0;
+        std::string which;
+        for (std::size_t i = 0; i < spec.obstacles.size(); ++i)
+            if (spec.obstacles[i].name == name) which += std::string(count++ ? ", " : "") + "obstacle[" + std::to_string(i) + "]";
+        if (count == 0) fail(list + unknown_obstacle_text(spec, name));
+        if (count > 1)
+            fail(list + "\"" + name + "\" is the name of " + std::to_string(count) +
+                 " obstacles (" + which + "); give them distinct names");
+        for (std::size_t j = 0; j < k; ++j)
+            if (f.obstacles[j] == name) fail(list + "\"" + name + "\" is named twice");
+    }
+    if (!(f.reference_velocity > 0))
+        fail("forces.reference_velocity = " + num(f.reference_velocity) +
+             ": must be > 0 (the velocity U of C = F / (1/2 rho0 U^2 A), lattice units)");
+    if (!(f.reference_area > 0))
+        fail("forces.reference_area = " + num(f.reference_area) +
+             ": must be > 0 (the area A of C = F / (1/2 rho0 U^2 A), cells^2; a length in cells on a 2D lattice)");
+    const int dims = lattice::dimensions_of(spec.model.lattice);
+    for (const auto& [key, axis] : {std::pair{"flow_axis", f.flow_axis}, std::pair{"lift_axis", f.lift_axis}}) {
+        if (axis < 0 || axis > 2) fail(std::string("forces.") + key + " = " + std::to_string(axis) + ": must be x, y or z");
+        if (axis >= dims)
+            fail(std::string("forces.") + key + " = \"" + axis_name(axis) + "\": lattice " +
+                 std::string(lattice::name_of(spec.model.lattice)) + " is 2D; choose \"x\" or \"y\"");
+    }
+    if (f.lift_axis == f.flow_axis)
+        fail("forces.lift_axis = \"" + axis_name(f.lift_axis) + "\": must differ from forces.flow_axis = \"" +
+             axis_name(f.flow_axis) + "\" (drag is along the flow, lift across it)");
+    if (f.interval < 0)
+        fail("forces.interval = " + std::to_string(f.interval) + ": must be >= 1 (steps between samples)");
+}
+
+void check_run_output(const CaseSpec& spec) {
+    const RunSpec& r = spec.run;
+    if (r.steps < 1) fail("run.steps = " + std::to_string(r.steps) + ": must be >= 1");
+    if (r.check_interval < 1) fail("run.check_interval = " + std::to_string(r.check_interval) + ": must be >= 1");
+    if (!(r.steady_tolerance >= 0))
+        fail("run.steady_tolerance = " + num(r.steady_tolerance) + ": must be >= 0 (0 turns the steady-state stop off)");
+    if (!(r.density_min > 0 && r.density_min < 1 && r.density_max > 1))
+        fail("run.density_range = [" + num(r.density_min) + ", " + num(r.density_max) +
+             "]: need 0 < min < 1 < max (the run stops when the density leaves this range)");
+
+    const OutputSpec& o = spec.output;
+    if (o.directory.empty()) fail("output.directory = \"\": must not be empty");
+    if (o.interval < 0) fail("output.interval = " + std::to_string(o.interval) + ": must be >= 0 (0 = final state only)");
+    if (o.slice_axis < 0 || o.slice_axis > 2) fail("output.slice_axis = " + std::to_string(o.slice_axis) + ": must be x, y or z");
+    if (lattice::dimensions_of(spec.model.lattice) == 2 && o.slice_axis != 2)
+        fail("output.slice_axis = \"" + axis_name(o.slice_axis) + "\": a 2D lattice has only the z slice");
+    if (!(o.slice_position >= 0 && o.slice_position <= 1))
+        fail("output.slice_position = " + num(o.slice_position) + ": must be in [0, 1] (a fraction of the domain)");
+}
+
+}  // namespace
+
+backend::Request offer_request(const CaseSpec& spec, bool several_ranks) {
+    backend::Request r;
+    const ModelSpec& m = spec.model;
+    r.config = {m.lattice, m.precision, m.equilibrium, m.collision, m.streaming};
+    r.several_ranks = several_ranks;
+    r.smagorinsky = m.smagorinsky;
+    for (std::size_t f = 0; f < 6; ++f) {
+        r.face_type[f] = spec.periodic[f / 2] ? FaceType::Periodic : spec.faces[f].type;
+        r.face_method[f] = spec.faces[f].method;
+    }
+    return r;
+}
+
+void fill_model_defaults(CaseSpec& spec) {
+    MrtRates& r = spec.model.mrt;
+    auto fill = [](double& rate, double value) {
+        if (rate == 0) rate = value;
+    };
+    switch (spec.model.lattice) {
+        case lattice::Kind::D2Q9:  // Lallemand & Luo 2000
+            fill(r.s_e, 1.64);
+            fill(r.s_eps, 1.54);
+            fill(r.s_q, 1.9);
+            break;
+        case lattice::Kind::D3Q19:  // d'Humières et al. 2002
+            fill(r.s_e, 1.19);
+            fill(r.s_eps, 1.4);
+            fill(r.s_q, 1.2);
+            fill(r.s_pi, 1.4);
+            fill(r.s_m, 1.98);
+            break;
+        case lattice::Kind::D3Q13:  // seed 000 §4: "a good choice is to set these values to one"
+            fill(r.s_e, 1.0);
+            fill(r.s_m, 1.0);
+            break;
+        case lattice::Kind::D3Q15:  // d'Humières et al. 2002
+            fill(r.s_e, 1.6);
+            fill(r.s_eps, 1.2);
+            fill(r.s_q, 1.6);
+            fill(r.s_m, 1.2);
+            break;
+        case lattice::Kind::D3Q27:  // no tuned set for this basis: the non-hydrodynamic moments relax to equilibrium
+            fill(r.s_e, 1.0);
+            fill(r.s_eps, 1.0);
+            fill(r.s_q, 1.0);
+            fill(r.s_pi, 1.0);
+            fill(r.s_m, 1.0);
+            break;
+    }
+}
+
+void check_case(const CaseSpec& spec) {
+    check_model(spec);
+    check_domain(spec);
+    if (!(spec.initial_density > 0)) fail("initial.density = " + num(spec.initial_density) + ": must be > 0");
+    check_velocity(spec, "initial.velocity", spec.initial_velocity);
+    if (lattice::dimensions_of(spec.model.lattice) == 2 && spec.body_force[2] != 0)
+        fail("force.body = " + vec(spec.body_force, 3) + ": lattice " + std::string(lattice::name_of(spec.model.lattice)) +
+             " is 2D; the z component must be 0");
+    check_faces(spec);
+    check_obstacles(spec);
+    check_moving_obstacles(spec);
+    check_run_output(spec);
+    check_forces(spec);
+}
+
+std::string unknown_obstacle_text(const CaseSpec& spec, const std::string& name) {
+    std::string s = "\"" + name + "\" is not the name of any [[obstacle]]";
+    if (spec.obstacles.empty()) return s + " (the case has no obstacles)";
+    s += "; the obstacles are ";
+    for (std::size_t i = 0; i < spec.obstacles.size(); ++i) s += (i ? ", \"" : "\"") + spec.obstacles[i].name + "\"";
+    return s;
+}
+
+MemoryEstimate estimate_memory(const CaseSpec& spec) {
+    const std::int64_t cells = spec.cells(), stored = spec.stored_nodes();
+    const std::int64_t q = lattice::velocities_of(spec.model.lattice);
+    MemoryEstimate m;
+    m.population_bytes = storage::copies_of(spec.model.streaming) * q * storage::bytes_of(spec.model.precision) * stored;
+    m.node_kind_bytes = stored;
+    m.output_bytes = 4 * 8 * cells;  // density + three velocity components, double, over the whole box
+    if (spec.stores_sublattice()) m.output_bytes += 4 * 8 * stored + cells;  // the stored nodes' fields, the box's kinds
+    return m;
+}
+
+}  // namespace barracuda::sim
