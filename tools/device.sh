@@ -5,8 +5,8 @@
 # build-device/ (kept while the machine stays warm) and writes logs to $OUT
 # (or ./device-out):
 #
-#   build     configure and build barracuda and the GPU tests (-j$(nproc), sm_90);
-#             build.log with the build's wall time and the binary sizes
+#   build     configure and build every target, as the README's build command does
+#             (-j$(nproc), sm_90); build.log with the build's wall time and binary sizes
 #   tests     the GPU-vs-CPU oracle tests (gpu_tests.txt; the largest difference per
 #             precision) and the default case on the GPU (info.txt)
 #   bench     `barracuda bench` sets, each with its copy-bandwidth probe:
@@ -52,8 +52,9 @@ has perf && extra+=(-DCMAKE_CUDA_FLAGS="-Xptxas -v")
 has scaling || extra+=(-DBARRACUDA_MPI=OFF)
 
 targets=(barracuda)
-{ has tests || has scaling || has build || has perf; } && targets+=(barracuda_gpu_tests)
+{ has tests || has scaling || has perf; } && targets+=(barracuda_gpu_tests)
 has scaling && targets+=(barracuda_mpi_tests)
+has build && targets=(all)
 {
   nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv
   git log -1 --format='commit %H %s' 2>/dev/null
@@ -81,7 +82,7 @@ if has tests; then
   grep -E "^\[  (PASSED|FAILED)|FAILED  \]|combinations" "$out/gpu_tests.txt" | tail -12
   for p in fp64 fp32 fp16; do
     echo -n "  $p max rel diff: "
-    grep " $p " "$out/gpu_tests.txt" | awk '{for(i=1;i<=NF;i++) if($i=="diff") print $(i+1)}' | sort -g | tail -1
+    grep " $p .*max rel diff" "$out/gpu_tests.txt" | awk '{for(i=1;i<=NF;i++) if($i=="diff") print $(i+1)}' | sort -g | tail -1
   done
   { $bin info; echo "== default case"; (cd /tmp && time $bin run -q --out /tmp/default-run) 2>&1 | tail -6; } > "$out/info.txt" 2>&1
   tail -8 "$out/info.txt"
