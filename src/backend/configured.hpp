@@ -4,6 +4,7 @@
 // Only this header turns run-time names into types; nothing dispatches over
 // a product of choices any more.
 #pragma once
+#include <memory>
 #include <type_traits>
 
 #include "backend/configuration.hpp"
@@ -82,6 +83,16 @@ struct Configured {
     using Store = std::conditional_t<Pat == storage::Pattern::TwoCopy, storage::TwoCopy<Lattice, S, T>,
                                      storage::InPlace<Lattice, S, T>>;
 };
+
+/// The engine Engine<lattice, equilibrium, collision, store> of one configuration
+/// (each backend's make_cpu / make_cuda, backend/makers.hpp).
+template <template <class, class, class, class> class EngineOf, lattice::Kind K, storage::Precision P,
+          physics::EquilibriumKind E, physics::CollisionKind C, storage::Pattern Pat>
+std::unique_ptr<Engine> make_configured(const EngineSetup& s) {
+    using X = Configured<K, P, E, C, Pat>;
+    return std::make_unique<
+        EngineOf<typename X::Lattice, typename X::Equilibrium, typename X::Collision, typename X::Store>>(s);
+}
 
 /// Collision operator of type C with the parameters of the setup.
 template <class C>

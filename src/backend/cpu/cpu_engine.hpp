@@ -266,9 +266,7 @@ namespace barracuda::backend {
 template <lattice::Kind K, storage::Precision P, physics::EquilibriumKind E, physics::CollisionKind C,
           storage::Pattern S>
 std::unique_ptr<Engine> make_cpu(const EngineSetup& s) {
-    using X = Configured<K, P, E, C, S>;
-    return std::make_unique<cpu::CpuEngine<typename X::Lattice, typename X::Equilibrium, typename X::Collision,
-                                           typename X::Store>>(s);
+    return make_configured<cpu::CpuEngine, K, P, E, C, S>(s);
 }
 
 }  // namespace barracuda::backend

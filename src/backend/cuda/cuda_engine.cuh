@@ -708,9 +708,7 @@ namespace barracuda::backend {
 template <lattice::Kind K, storage::Precision P, physics::EquilibriumKind E, physics::CollisionKind C,
           storage::Pattern S>
 std::unique_ptr<Engine> make_cuda(const EngineSetup& s) {
-    using X = Configured<K, P, E, C, S>;
-    return std::make_unique<cuda::CudaEngine<typename X::Lattice, typename X::Equilibrium, typename X::Collision,
-                                             typename X::Store>>(s);
+    return make_configured<cuda::CudaEngine, K, P, E, C, S>(s);
 }
 
 }  // namespace barracuda::backend
