@@ -14,6 +14,7 @@
 namespace barracuda::apps {
 
 int info_command() {
+    const auto all = backend::offered_configurations();
     std::cout << "barracuda " << BARRACUDA_VERSION << " (" << BARRACUDA_BUILD_TYPE << ")\n"
               << "backends:\n"
               << "  cpu   OpenMP, " << omp_get_max_threads() << " threads\n";
@@ -30,7 +31,6 @@ int info_command() {
                       << g.free_memory / (1 << 20) << " MiB free), compute capability " << g.compute_major << "."
                       << g.compute_minor << ", " << g.multiprocessors << " multiprocessors\n";
         // A build with a subset of the CUDA engines (BARRACUDA_CUDA_UNITS) says how many it holds.
-        const auto all = backend::offered_configurations();
         const auto held = std::count_if(all.begin(), all.end(), [](const auto& c) { return backend::cuda_engine_built(c); });
         if (held < std::ptrdiff_t(all.size()))
             std::cout << "        CUDA engines of " << held << " of the " << all.size()
@@ -38,7 +38,6 @@ int info_command() {
     }
     std::cout << (parallel::Comm::built_with_mpi() ? "  mpi   built: several ranks with mpirun -np N barracuda run\n"
                                                     : "  mpi   not built: one rank\n");
-    const auto all = backend::offered_configurations();
     std::cout << "configurations offered (src/configurations.txt; each row offers every combination of its values, "
               << all.size() << " in all):\n"
               << backend::offered_table_text("  ")

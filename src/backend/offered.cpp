@@ -4,7 +4,6 @@
 #include "backend/offered.hpp"
 
 #include <algorithm>
-#include <cstdio>
 #include <string>
 #include <vector>
 
@@ -147,12 +146,6 @@ std::string face_refusal(const Request& r, int f) {
     return "";
 }
 
-std::string number(double v) {
-    char b[32];
-    std::snprintf(b, sizeof b, "%g", v);
-    return b;
-}
-
 }  // namespace
 
 Request request_of(const EngineSetup& s) {
@@ -207,10 +200,10 @@ std::string refusal(const Request& r) {
     const Configuration& c = r.config;
     if (!is_offered(c)) return table_refusal(c);
     if (r.smagorinsky > 0 && c.collision == physics::CollisionKind::Entropic)
-        return "model.smagorinsky = " + number(r.smagorinsky) +
+        return "model.smagorinsky = " + value_text(r.smagorinsky) +
                ": the entropic collision adjusts its relaxation itself (alpha); it takes no LES closure";
     if (r.smagorinsky > 0 && c.lattice == lattice::Kind::D3Q13)
-        return "model.smagorinsky = " + number(r.smagorinsky) +
+        return "model.smagorinsky = " + value_text(r.smagorinsky) +
                ": not offered on lattice D3Q13 (its two stress rates would need their own eddy-viscosity closure); "
                "use D3Q19 for LES";
     for (int f = 0; f < 6; ++f)

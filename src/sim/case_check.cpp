@@ -2,7 +2,6 @@
 // allowed)" so that it can be shown to the user as it is.
 #include "sim/case_check.hpp"
 
-#include <charconv>
 #include <cmath>
 #include <string>
 #include <utility>
@@ -17,15 +16,9 @@ namespace {
 
 using boundary::FaceType;
 
-std::string num(double v) {
-    char buf[64];
-    const auto res = std::to_chars(buf, buf + sizeof buf, v);
-    return std::string(buf, res.ptr);
-}
-
 std::string vec(const std::array<double, 3>& v, int n) {
     std::string s = "[";
-    for (int i = 0; i < n; ++i) s += (i ? ", " : "") + num(v[std::size_t(i)]);
+    for (int i = 0; i < n; ++i) s += (i ? ", " : "") + value_text(v[std::size_t(i)]);
     return s + "]";
 }
 
@@ -47,7 +40,7 @@ std::string axis_name(int a) { return std::string(1, char('x' + a)); }
 [[noreturn]] void fail(const std::string& message) { throw CaseError(message); }
 
 void check_rate(const char* key, double v) {
-    if (!(v > 0 && v < 2)) fail(std::string("model.mrt.") + key + " = " + num(v) + ": must be in (0, 2) (a relaxation rate 1/tau)");
+    if (!(v > 0 && v < 2)) fail(std::string("model.mrt.") + key + " = " + value_text(v) + ": must be in (0, 2) (a relaxation rate 1/tau)");
 }
 
 void check_velocity(const CaseSpec& spec, const std::string& key, const std::array<double, 3>& u) {
@@ -57,8 +50,8 @@ void check_velocity(const CaseSpec& spec, const std::string& key, const std::arr
              " is 2D; the z component must be 0");
     const double mag = std::sqrt(u[0] * u[0] + u[1] * u[1] + u[2] * u[2]);
     if (!(mag < max_lattice_velocity))
-        fail(key + " = " + vec(u, shown_dims(spec, u)) + ": |u| = " + num(mag) + " must be < " +
-             num(max_lattice_velocity) + " (lattice units; Ma = |u|/c_s with c_s = 1/sqrt(3), and the " +
+        fail(key + " = " + vec(u, shown_dims(spec, u)) + ": |u| = " + value_text(mag) + " must be < " +
+             value_text(max_lattice_velocity) + " (lattice units; Ma = |u|/c_s with c_s = 1/sqrt(3), and the " +
              "equilibrium loses accuracy and stability as Ma grows); lower the velocity, or refine the grid " +
              "to keep the Reynolds number with a smaller lattice velocity");
 }
@@ -66,10 +59,10 @@ void check_velocity(const CaseSpec& spec, const std::string& key, const std::arr
 void check_model(const CaseSpec& spec) {
     const ModelSpec& m = spec.model;
     if (!(m.tau > 0.5))
-        fail("model.tau = " + num(m.tau) + ": must be > 0.5 (tau <= 0.5 is unstable; nu = (tau - 0.5)/3)");
-    if (!(m.trt_magic > 0)) fail("model.trt_magic = " + num(m.trt_magic) + ": must be > 0 (3/16 is the usual choice)");
+        fail("model.tau = " + value_text(m.tau) + ": must be > 0.5 (tau <= 0.5 is unstable; nu = (tau - 0.5)/3)");
+    if (!(m.trt_magic > 0)) fail("model.trt_magic = " + value_text(m.trt_magic) + ": must be > 0 (3/16 is the usual choice)");
     if (!(m.smagorinsky >= 0 && m.smagorinsky <= 1))
-        fail("model.smagorinsky = " + num(m.smagorinsky) + ": the Smagorinsky constant must be in [0, 1] (0.1-0.2 is usual; 0: no LES)");
+        fail("model.smagorinsky = " + value_text(m.smagorinsky) + ": the Smagorinsky constant must be in [0, 1] (0.1-0.2 is usual; 0: no LES)");
     // The configuration table and the other offer rules (backend/offered.cpp), on one rank;
     // Simulation asks again with the ranks it runs on.
     if (auto why = backend::refusal(offer_request(spec, false)); !why.empty()) fail(why);
@@ -131,7 +124,7 @@ void check_faces(const CaseSpec& spec) {
             fail(key + ".velocity = " + vec(face.velocity, shown_dims(spec, face.velocity)) +
                  ": a moving wall slides in its own plane; the " + axis_name(a) + " component must be 0");
         if (face.type == FaceType::Pressure && !(face.density > 0))
-            fail(key + ".density = " + num(face.density) + ": must be > 0");
+            fail(key + ".density = " + value_text(face.density) + ": must be > 0");
         for (int k = 0; k < 3; ++k) {
             const std::string& e = face.velocity_expression[std::size_t(k)];
             if (e.empty()) continue;
@@ -190,7 +183,7 @@ void check_obstacles(const CaseSpec& spec) {
             case Obstacle::Shape::Pipe: {
                 const bool cyl = ob.kind != Obstacle::Shape::Sphere;
                 check_point("center", ob.center, cyl ? ob.axis : -1);
-                if (!(ob.radius > 0)) fail(who + ".radius = " + num(ob.radius) + ": must be > 0");
+                if (!(ob.radius > 0)) fail(who + ".radius = " + value_text(ob.radius) + ": must be > 0");
                 if (cyl && dims == 2 && ob.axis != 2)
                     fail(who + ".axis = \"" + axis_name(ob.axis) +
                          "\": on a 2D lattice a cylinder is a disc, so its axis must be \"z\" (use a box for a band)");
@@ -199,7 +192,7 @@ void check_obstacles(const CaseSpec& spec) {
                     const double lo = ob.min[std::size_t(a)], hi = ob.max[std::size_t(a)];
                     const bool flat_ok = a >= dims;  // the single z layer of a 2D lattice
                     if (!inside(lo, a) || !inside(hi, a) || !(lo < hi || (flat_ok && lo == hi)))
-                        fail(who + ".min = " + num(lo) + ", max = " + num(hi) + ": the extent along the cylinder's axis (" +
+                        fail(who + ".min = " + value_text(lo) + ", max = " + value_text(hi) + ": the extent along the cylinder's axis (" +
                              axis_name(a) + ") must satisfy 0 <= min < max <= " +
                              std::to_string(spec.size[std::size_t(a)] - 1));
                 }
@@ -236,8 +229,8 @@ void check_moving_obstacles(const CaseSpec& spec) {
             const double n_a = spec.size[std::size_t(a)];
             if (ob.min[std::size_t(a)] > 0 || ob.max[std::size_t(a)] < n_a - 1)
                 fail(shown + ": the body moves along " + axis_name(a) + " but ends inside the domain there (" +
-                     axis_name(a) + " from " + num(ob.min[std::size_t(a)]) + " to " + num(ob.max[std::size_t(a)]) +
-                     "; the domain spans 0 to " + num(n_a - 1) +
+                     axis_name(a) + " from " + value_text(ob.min[std::size_t(a)]) + " to " + value_text(ob.max[std::size_t(a)]) +
+                     "; the domain spans 0 to " + value_text(n_a - 1) +
                      "): its faces across the motion would inject and remove fluid. A moving surface must slide "
                      "along itself: extend the body through the domain along " + axis_name(a));
         }
@@ -271,10 +264,10 @@ void check_forces(const CaseSpec& spec) {
             if (f.obstacles[j] == name) fail(list + "\"" + name + "\" is named twice");
     }
     if (!(f.reference_velocity > 0))
-        fail("forces.reference_velocity = " + num(f.reference_velocity) +
+        fail("forces.reference_velocity = " + value_text(f.reference_velocity) +
              ": must be > 0 (the velocity U of C = F / (1/2 rho0 U^2 A), lattice units)");
     if (!(f.reference_area > 0))
-        fail("forces.reference_area = " + num(f.reference_area) +
+        fail("forces.reference_area = " + value_text(f.reference_area) +
              ": must be > 0 (the area A of C = F / (1/2 rho0 U^2 A), cells^2; a length in cells on a 2D lattice)");
     const int dims = lattice::dimensions_of(spec.model.lattice);
     for (const auto& [key, axis] : {std::pair{"flow_axis", f.flow_axis}, std::pair{"lift_axis", f.lift_axis}}) {
@@ -295,9 +288,9 @@ void check_run_output(const CaseSpec& spec) {
     if (r.steps < 1) fail("run.steps = " + std::to_string(r.steps) + ": must be >= 1");
     if (r.check_interval < 1) fail("run.check_interval = " + std::to_string(r.check_interval) + ": must be >= 1");
     if (!(r.steady_tolerance >= 0))
-        fail("run.steady_tolerance = " + num(r.steady_tolerance) + ": must be >= 0 (0 turns the steady-state stop off)");
+        fail("run.steady_tolerance = " + value_text(r.steady_tolerance) + ": must be >= 0 (0 turns the steady-state stop off)");
     if (!(r.density_min > 0 && r.density_min < 1 && r.density_max > 1))
-        fail("run.density_range = [" + num(r.density_min) + ", " + num(r.density_max) +
+        fail("run.density_range = [" + value_text(r.density_min) + ", " + value_text(r.density_max) +
              "]: need 0 < min < 1 < max (the run stops when the density leaves this range)");
 
     const OutputSpec& o = spec.output;
@@ -307,7 +300,7 @@ void check_run_output(const CaseSpec& spec) {
     if (lattice::dimensions_of(spec.model.lattice) == 2 && o.slice_axis != 2)
         fail("output.slice_axis = \"" + axis_name(o.slice_axis) + "\": a 2D lattice has only the z slice");
     if (!(o.slice_position >= 0 && o.slice_position <= 1))
-        fail("output.slice_position = " + num(o.slice_position) + ": must be in [0, 1] (a fraction of the domain)");
+        fail("output.slice_position = " + value_text(o.slice_position) + ": must be in [0, 1] (a fraction of the domain)");
 }
 
 }  // namespace
@@ -366,7 +359,7 @@ void fill_model_defaults(CaseSpec& spec) {
 void check_case(const CaseSpec& spec) {
     check_model(spec);
     check_domain(spec);
-    if (!(spec.initial_density > 0)) fail("initial.density = " + num(spec.initial_density) + ": must be > 0");
+    if (!(spec.initial_density > 0)) fail("initial.density = " + value_text(spec.initial_density) + ": must be > 0");
     check_velocity(spec, "initial.velocity", spec.initial_velocity);
     if (lattice::dimensions_of(spec.model.lattice) == 2 && spec.body_force[2] != 0)
         fail("force.body = " + vec(spec.body_force, 3) + ": lattice " + std::string(lattice::name_of(spec.model.lattice)) +
