@@ -79,20 +79,13 @@ function(barracuda_read_configurations table out_rows out_configs)
 endfunction()
 
 # The unit a configuration compiles in: <lattice>_<precision>_<pattern>, lower case
-# (d3q19_fp32_two_copy); for the CUDA backend an in-place unit is split by
-# equilibrium too (d3q19_fp32_in_place_compressible). Units compile in parallel;
-# each holds the kernels of one store, so the output and reduction kernels (which
-# depend on the lattice, equilibrium and store, not on the collision) are compiled
-# once per unit. The largest unit bounds the build's wall time on a many-core
-# machine: d3q27_fp32_in_place took 274 s of a 276 s build on the 16-core GPU
-# machine, an in-place engine having four stream-collide kernels (two parities,
-# bulk and boundary) where a two-copy one has two. Splitting every unit by
-# equilibrium instead added more fixed per-unit cost than it saved (326 s).
-function(barracuda_unit_of config split_equilibrium out_unit out_group)
+# (d3q19_fp32_two_copy). Units compile in parallel; each holds the kernels of one
+# store, so the output and reduction kernels (which depend on the lattice,
+# equilibrium and store, not on the collision) are compiled once per unit.
+function(barracuda_unit_of config out_unit out_group)
   string(REPLACE "|" ";" f "${config}")
   list(GET f 0 l)
   list(GET f 1 p)
-  list(GET f 2 e)
   list(GET f 4 s)
   string(TOLOWER "${l}_${p}" group)
   if(s STREQUAL "TwoCopy")
@@ -100,13 +93,86 @@ function(barracuda_unit_of config split_equilibrium out_unit out_group)
   else()
     set(s "in_place")
   endif()
-  set(unit "${group}_${s}")
-  if(split_equilibrium AND s STREQUAL "in_place")
-    string(TOLOWER "${e}" e)
-    set(unit "${unit}_${e}")
-  endif()
-  set(${out_unit} "${unit}" PARENT_SCOPE)
+  set(${out_unit} "${group}_${s}" PARENT_SCOPE)
   set(${out_group} "${group}" PARENT_SCOPE)
+endfunction()
+
+# The compile cost of a configuration's stream-collide kernels, in the CUDA units'
+# measure: Q populations times the kernels (bulk and boundary; twice as many in
+# place, one pair per parity), twice that for the entropic collision (its root
+# solve). Measured on the 16-core GPU machine at sm_90 (issue 26), a unit compiled
+# in about 0.4 s per cost point plus about 20 s of its own (the output kernels,
+# the host code): d3q27_fp32_two_copy, cost 540, 226 s; d3q19_fp64_two_copy, 304,
+# 128 s; d3q13_fp16_two_copy, 26, 25 s.
+function(barracuda_config_cost config out_cost)
+  string(REPLACE "|" ";" f "${config}")
+  list(GET f 0 l)
+  list(GET f 3 c)
+  list(GET f 4 s)
+  string(REGEX REPLACE "D[0-9]Q" "" q "${l}")
+  math(EXPR cost "${q} * 2")
+  if(s STREQUAL "InPlace")
+    math(EXPR cost "${cost} * 2")
+  endif()
+  if(c STREQUAL "Entropic")
+    math(EXPR cost "${cost} * 2")
+  endif()
+  set(${out_cost} ${cost} PARENT_SCOPE)
+endfunction()
+
+# Splits a unit's configurations (a list) into parts of at most `budget` cost where
+# it can: by equilibrium first (the parts then share no output kernels), then each
+# equilibrium's configurations into consecutive runs of about equal cost. Sets
+# out_parts to the number of parts and part_<k> (k = 1..) in the caller.
+function(barracuda_split_unit configs budget out_parts)
+  set(total 0)
+  foreach(config IN LISTS configs)
+    barracuda_config_cost("${config}" cost)
+    math(EXPR total "${total} + ${cost}")
+  endforeach()
+  set(groups "all")
+  set(group_all "${configs}")
+  if(budget GREATER 0 AND total GREATER budget)
+    set(groups "")
+    foreach(config IN LISTS configs)
+      string(REPLACE "|" ";" f "${config}")
+      list(GET f 2 e)
+      if(NOT e IN_LIST groups)
+        list(APPEND groups ${e})
+        set(group_${e} "")
+      endif()
+      list(APPEND group_${e} "${config}")
+    endforeach()
+  endif()
+  set(parts 0)
+  foreach(g IN LISTS groups)
+    set(sum 0)
+    foreach(config IN LISTS group_${g})
+      barracuda_config_cost("${config}" cost)
+      math(EXPR sum "${sum} + ${cost}")
+    endforeach()
+    set(n 1)
+    if(budget GREATER 0)
+      math(EXPR n "(${sum} + ${budget} - 1) / ${budget}")
+    endif()
+    math(EXPR first "${parts} + 1")
+    math(EXPR parts "${parts} + ${n}")
+    foreach(k RANGE ${first} ${parts})
+      set(part_${k} "")
+    endforeach()
+    # Consecutive runs: a configuration goes to the part its cost's midpoint falls in.
+    set(done 0)
+    foreach(config IN LISTS group_${g})
+      barracuda_config_cost("${config}" cost)
+      math(EXPR k "${first} + (2 * ${done} + ${cost}) * ${n} / (2 * ${sum})")
+      list(APPEND part_${k} "${config}")
+      math(EXPR done "${done} + ${cost}")
+    endforeach()
+  endforeach()
+  foreach(k RANGE 1 ${parts})
+    set(part_${k} "${part_${k}}" PARENT_SCOPE)
+  endforeach()
+  set(${out_parts} ${parts} PARENT_SCOPE)
 endfunction()
 
 function(barracuda_instance maker config out)
@@ -119,24 +185,55 @@ function(barracuda_instance maker config out)
   set(${out} "template std::unique_ptr<Engine> ${maker}<lattice::Kind::${l}, storage::Precision::${p}, physics::EquilibriumKind::${e}, physics::CollisionKind::${c}, storage::Pattern::${s}>(const EngineSetup&);\n" PARENT_SCOPE)
 endfunction()
 
-# barracuda_generate_units(<configs> <maker> <split_equilibrium> <template> <suffix> <dir> <out_sources>)
-#   one source per unit, from <template> with @unit@ and @instances@.
-function(barracuda_generate_units configs maker split_equilibrium template suffix dir out_sources)
+# barracuda_generate_units(<configs> <maker> <budget> <template> <suffix> <dir> <out_sources>)
+#   one source per unit, from <template> with @unit@ and @instances@. budget > 0 splits
+#   a unit whose cost exceeds it (barracuda_split_unit; the CUDA units: the largest
+#   unit bounds the build's wall time on a many-core machine), 0 keeps every unit
+#   whole (the CPU units, whose compile time is small). The sources come out the
+#   costliest first, so that a parallel build starts them first.
+function(barracuda_generate_units configs maker budget template suffix dir out_sources)
   set(units "")
   foreach(config IN LISTS configs)
-    barracuda_unit_of("${config}" ${split_equilibrium} unit group)
-    barracuda_instance(${maker} "${config}" line)
+    barracuda_unit_of("${config}" unit group)
     if(NOT unit IN_LIST units)
       list(APPEND units ${unit})
-      set(instances_${unit} "")
+      set(configs_${unit} "")
     endif()
-    string(APPEND instances_${unit} "${line}")
+    list(APPEND configs_${unit} "${config}")
   endforeach()
+  set(keyed "")
+  foreach(base IN LISTS units)
+    barracuda_split_unit("${configs_${base}}" ${budget} parts)
+    foreach(k RANGE 1 ${parts})
+      set(name "${base}")
+      if(parts GREATER 1)
+        set(name "${base}_${k}")
+      endif()
+      set(instances "")
+      set(cost 0)
+      foreach(config IN LISTS part_${k})
+        barracuda_instance(${maker} "${config}" line)
+        string(APPEND instances "${line}")
+        barracuda_config_cost("${config}" c)
+        math(EXPR cost "${cost} + ${c}")
+      endforeach()
+      set(unit "${name}")  # the template's @unit@
+      configure_file("${template}" "${dir}/${maker}_${name}${suffix}" @ONLY)
+      # Sort key: 100000 - cost, zero-padded, so that an ascending sort puts the costliest first.
+      math(EXPR key "100000 - ${cost}")
+      string(LENGTH "${key}" len)
+      while(len LESS 6)
+        set(key "0${key}")
+        string(LENGTH "${key}" len)
+      endwhile()
+      list(APPEND keyed "${key}|${dir}/${maker}_${name}${suffix}")
+    endforeach()
+  endforeach()
+  list(SORT keyed)
   set(sources "")
-  foreach(unit IN LISTS units)
-    set(instances "${instances_${unit}}")
-    configure_file("${template}" "${dir}/${maker}_${unit}${suffix}" @ONLY)
-    list(APPEND sources "${dir}/${maker}_${unit}${suffix}")
+  foreach(entry IN LISTS keyed)
+    string(REGEX REPLACE "^[0-9]+\\|" "" path "${entry}")
+    list(APPEND sources "${path}")
   endforeach()
   set(${out_sources} "${sources}" PARENT_SCOPE)
 endfunction()

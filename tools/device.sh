@@ -48,7 +48,7 @@ extra=()
 [ -d /usr/include/gtest ] || extra+=(-DGTest_DIR="$lib/cmake/GTest")
 [ -f /usr/include/muParser.h ] || extra+=(-Dmuparser_DIR="$lib/cmake/muparser")
 [ -n "${BARRACUDA_CUDA_UNITS:-}" ] && extra+=(-DBARRACUDA_CUDA_UNITS="$BARRACUDA_CUDA_UNITS")
-has perf && extra+=(-DCMAKE_CUDA_FLAGS="-Xptxas -v")
+has perf && extra+=(-DCMAKE_CUDA_FLAGS="-Xptxas -v" -DBARRACUDA_LINEINFO=ON)
 has scaling || extra+=(-DBARRACUDA_MPI=OFF)
 
 targets=(barracuda)
@@ -67,6 +67,9 @@ has build && targets=(all)
   ls -l build-device/src/barracuda build-device/tests/barracuda_gpu_tests 2>/dev/null
 } > "$out/build.log" 2>&1 || { tail -50 "$out/build.log"; exit 1; }
 grep -E "configurations offered|CUDA engines of|build wall time" "$out/build.log"
+# Per-target compile times (ninja's log: start and end in ms), the slowest first.
+awk 'NR > 1 { printf "%8.1f s  %s\n", ($2 - $1) / 1000, $4 }' build-device/.ninja_log | sort -rn > "$out/compile_times.txt"
+head -5 "$out/compile_times.txt"
 ls -l build-device/src/barracuda | awk '{printf "barracuda: %.1f MB\n", $5 / 1e6}'
 bin=$PWD/build-device/src/barracuda
 

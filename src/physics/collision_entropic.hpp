@@ -24,13 +24,14 @@
 // close to equilibrium (phi by its series below |x| = 0.1). g is convex with
 // g(0) = 0 and its minimum at alpha = 1 (f^eq minimises H on the line), so the
 // root lies in (1, alpha_max), alpha_max keeping every population positive.
-// Newton from the near-equilibrium expansion alpha0 = 2 + S3 / (3 S2)
-// (S_n = sum_i f_i y_i^n), steps kept below alpha_max, and one more step
-// after the first below 1e-7 alpha, so the result is the root to rounding
-// whichever iteration stopped; therefore alpha is a continuous function of f,
-// and the CPU and CUDA backends, whose last bits differ (FMA contraction, the
-// math libraries' log1p), agree to rounding. With max |y_i| < 1e-8, alpha0
-// itself is the root to O(y^2). Only where no root exists below alpha_max (a
+// Newton from the root's near-equilibrium expansion to third order in y
+// (S_n = sum_i f_i y_i^n; error O(y^4), so one Newton step usually lands on the
+// root to rounding), steps kept below alpha_max, stopping when Newton's own
+// error estimate for the step just taken is below rounding, so the result is
+// the root to rounding whichever iteration stopped; therefore alpha is a
+// continuous function of f, and the CPU and CUDA backends, whose last bits
+// differ (FMA contraction, the math libraries' log1p), agree to rounding.
+// With max |y_i| < 1e-5 the expansion itself is the root to rounding. Only where no root exists below alpha_max (a
 // population would have to turn negative) or f is not a distribution does
 // alpha fall back to 2 (the BGK step), as in the literature. Guo's force
 // enters as in BGK with omega = alpha beta; with a force, d carries F/2 of
@@ -87,39 +88,53 @@ struct Entropic {
     /// Outlined: inlined into each kernel variant it made the D3Q27 CUDA unit compile 3x longer.
     BARRACUDA_HD_OUTLINED static double solve_alpha(const T (&f)[L::Q], const T (&d)[L::Q]) {
         using std::log1p, std::abs;
-        double y[L::Q], s1 = 0, s2 = 0, s3 = 0, y_max = 0, alpha_max = 1e300;
+        double y[L::Q], s1 = 0, s2 = 0, s3 = 0, s4 = 0, s5 = 0, y_max = 0, alpha_max = 1e300;
         BARRACUDA_UNROLL
         for (int i = 0; i < L::Q; ++i) {
             const double full = L::w(i) + double(f[i]), di = double(d[i]);
             if (!(full > 0)) return 2.0;  // not a distribution; leave it to the divergence check
-            y[i] = di / full;
-            s1 += di * log1p(y[i]);
-            s2 += di * y[i];
-            s3 += di * y[i] * y[i];
-            y_max = y_max > abs(y[i]) ? y_max : abs(y[i]);
-            if (y[i] < 0) alpha_max = alpha_max < -1 / y[i] ? alpha_max : -1 / y[i];
+            const double yi = di / full, dy2 = di * yi * yi;
+            y[i] = yi;
+            s1 += di * log1p(yi);
+            s2 += di * yi;
+            s3 += dy2;
+            s4 += dy2 * yi;
+            s5 += dy2 * yi * yi;
+            y_max = y_max > abs(yi) ? y_max : abs(yi);
+            if (yi < 0) alpha_max = alpha_max < -1 / yi ? alpha_max : -1 / yi;
         }
         if (!(s2 > 0)) return 2.0;  // f = f^eq: alpha does not matter
-        double alpha = 2 + s3 / (3 * s2);
-        if (y_max < 1e-8) return alpha;
+        // The root's expansion in powers of y (S_n = sum_i f_i y_i^n = sum_i d_i y_i^(n-1);
+        // from g(alpha) / alpha = sum_n (-1)^n S_n / (n - 1) (alpha^(n-1) / n - 1) = 0 with
+        // alpha = 2 + delta, solved order by order):
+        //   alpha = 2 + S3 / (3 S2) + [4/9 (S3/S2)^2 - 2/3 S4/S2]
+        //             + [11/10 S5/S2 - 14/9 S3 S4 / S2^2 + 17/27 (S3/S2)^3] + O(y^4).
+        const double r3 = s3 / s2, r4 = s4 / s2, r5 = s5 / s2;
+        double alpha = 2 + r3 / 3 + (4.0 / 9 * r3 * r3 - 2.0 / 3 * r4) +
+                       (11.0 / 10 * r5 - 14.0 / 9 * r3 * r4 + 17.0 / 27 * r3 * r3 * r3);
+        if (y_max < 1e-5) return alpha;  // the O(y^4) remainder is below rounding
         if (!(alpha < alpha_max)) alpha = 0.5 * (1 + alpha_max);
-        bool polish = false;
 #if defined(__CUDACC__)
 #pragma unroll 1  // one copy of the body (compile time)
 #endif
         for (int it = 0; it < 40; ++it) {
-            double g = -alpha * s1, dg = -s1;
+            double g = -alpha * s1, dg = -s1, ddg = 0;
             BARRACUDA_UNROLL
             for (int i = 0; i < L::Q; ++i) {
                 const double x = alpha * y[i], l = log1p(x), full = L::w(i) + double(f[i]);
                 g += full * phi(x, l);
                 dg += double(d[i]) * l;
+                ddg += double(d[i]) * y[i] / (1 + x);
             }
             if (!(dg > 0)) return 2.0;  // only left of alpha = 1, where no root lies: rounding trouble
-            double next = alpha - g / dg;
+            const double step = g / dg;
+            double next = alpha - step;
             if (!(next < alpha_max)) next = 0.5 * (alpha + alpha_max);  // stay where populations are positive
-            if (polish) return next;
-            polish = abs(next - alpha) < 1e-7 * alpha;
+            // Newton's error after this step is (g'' / 2 g') step^2 to leading order (g is convex:
+            // g'' > 0): once that is below a tenth of alpha's rounding, next is the root to rounding,
+            // whichever iteration got there, so alpha is a continuous function of f and the two
+            // backends agree to rounding.
+            if (ddg / (2 * dg) * step * step < 2e-17 * next) return next;
             alpha = next;
         }
         return 2.0;  // g < 0 up to alpha_max: no admissible root
