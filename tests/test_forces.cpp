@@ -471,7 +471,7 @@ TEST(ForcesCsv, RowsColumnsAndCoefficients) {
     sim::Simulation simulation(spec, sim::BackendChoice::Cpu);
     sim::RunResult r;
     {
-        io::RunWriter writer(spec, dir);
+        io::RunWriter writer(spec, io::claim_output_directory(dir));
         r = simulation.run(&writer, {});
         EXPECT_EQ(writer.forces_csv(), dir / "forces.csv");
     }

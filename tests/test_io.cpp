@@ -452,19 +452,29 @@ TEST(IoOutputDir, UsesMissingOrEmptyAndNumbersAroundResults) {
     EXPECT_EQ(r.path, out);
     EXPECT_FALSE(r.renamed);
     EXPECT_TRUE(fs::is_directory(out));
+    ASSERT_TRUE(r.lock);
 
-    r = io::prepare_output_directory(out);  // exists but empty: still usable
+    // Held by a run (its lock): another run goes elsewhere even though it is empty.
+    auto other = io::prepare_output_directory(out);
+    EXPECT_EQ(other.path, dir / "nested" / "run-1");
+    EXPECT_TRUE(other.renamed);
+    other = {};
+
+    r = {};  // the run ended without writing: empty (but for its lock file) and free again
+    r = io::prepare_output_directory(out);
     EXPECT_EQ(r.path, out);
     EXPECT_FALSE(r.renamed);
+    r = {};
 
     std::ofstream(out / "result.vti") << "x";
     r = io::prepare_output_directory(out);
-    EXPECT_EQ(r.path, dir / "nested" / "run-1");
+    EXPECT_EQ(r.path, dir / "nested" / "run-2");  // run-1 exists (the other run's): the next number
     EXPECT_TRUE(r.renamed);
     EXPECT_TRUE(fs::is_directory(r.path));
+    r = {};
 
-    r = io::prepare_output_directory(out);  // "run-1" exists (even empty): next number
-    EXPECT_EQ(r.path, dir / "nested" / "run-2");
+    r = io::prepare_output_directory(out);  // "run-2" exists (even empty): next number
+    EXPECT_EQ(r.path, dir / "nested" / "run-3");
     EXPECT_TRUE(r.renamed);
     EXPECT_EQ(read_all(out / "result.vti"), "x");  // the earlier results are untouched
 }
@@ -472,13 +482,31 @@ TEST(IoOutputDir, UsesMissingOrEmptyAndNumbersAroundResults) {
 TEST(IoOutputDir, FileInTheWayAndTrailingSlash) {
     TempDir dir;
     std::ofstream(dir / "out") << "not a directory";
-    auto r = io::prepare_output_directory(dir / "out");
-    EXPECT_EQ(r.path, dir / "out-1");
-    EXPECT_TRUE(r.renamed);
+    try {
+        io::prepare_output_directory(dir / "out");
+        ADD_FAILURE() << "a file given as the output directory was accepted";
+    } catch (const OutputError& e) {
+        EXPECT_NE(std::string(e.what()).find("is a file, not a directory"), std::string::npos) << e.what();
+    }
 
     fs::create_directory(dir / "res");
     std::ofstream(dir / "res" / "a") << "x";
-    r = io::prepare_output_directory(dir.path() / "res" / "");
+    auto r = io::prepare_output_directory(dir.path() / "res" / "");
     EXPECT_EQ(r.path, dir / "res-1");
     EXPECT_TRUE(r.renamed);
+}
+
+TEST(IoOutputDir, ARunDirectoryIsLockedForRestarts) {
+    TempDir dir;
+    auto first = io::lock_run_directory(dir.path());
+    try {
+        io::lock_run_directory(dir.path());
+        ADD_FAILURE() << "a directory held by a run was locked again";
+    } catch (const OutputError& e) {
+        EXPECT_NE(std::string(e.what()).find("is in use by another barracuda run (process " + std::to_string(::getpid())),
+                  std::string::npos)
+            << e.what();
+    }
+    first = {};
+    EXPECT_NO_THROW(io::lock_run_directory(dir.path()));  // released with its holder
 }

@@ -467,11 +467,15 @@ int bench_command(const BenchOptions& o) {
         for (const auto& c : configs) {
             Result r;
             r.config = c;
-            r.cells = cells_of(c.lattice, c.size);
             const std::int64_t per_cell =
                 storage::memory_bytes_per_cell(lattice::velocities_of(c.lattice), c.precision, c.pattern);
             r.largest_cells = h.available_memory / per_cell * (o.weak ? 1 : comm.size());
             r.largest_edge = edge_of(c.lattice, r.largest_cells);
+            // The box's cells in floating point first: an edge of 2^21 has 2^63 cells in 3D,
+            // past int64 (issue 21: a wrapped count, then std::length_error).
+            const double e = double(c.size), cells = c.lattice == lattice::Kind::D2Q9 ? e * e : e * e * e;
+            const bool fits = cells * double(per_cell) <= double(h.available_memory) * (o.weak ? 1 : comm.size());
+            r.cells = fits ? cells_of(c.lattice, c.size) : 0;
             backend::EngineSetup probe;
             probe.lattice = c.lattice;
             probe.collision = c.collision;
@@ -485,10 +489,13 @@ int bench_command(const BenchOptions& o) {
                     throw CaseError(why.substr(0, why.find('\n')));  // the reason; `barracuda info` has the table
                 if (cuda && !backend::cuda_engine_built(request.config))
                     throw CaseError("not in this binary (built with a subset of the CUDA engines: BARRACUDA_CUDA_UNITS)");
-                if (r.cells > r.largest_cells) {
+                if (!fits || r.cells > r.largest_cells) {
                     r.skipped = true;
-                    r.reason = "needs " + format_bytes(double(per_cell) * double(r.cells)) + ", " +
-                               format_bytes(double(h.available_memory)) + " available (" + h.memory_source + ")";
+                    r.reason = "--size " + std::to_string(c.size) + " needs " +
+                               format_bytes(double(per_cell) * cells / (o.weak ? 1 : comm.size())) +
+                               (comm.size() > 1 ? " per rank, " : ", ") + format_bytes(double(h.available_memory)) +
+                               " available (" + h.memory_source + "); the largest that fits: --size " +
+                               std::to_string(r.largest_edge);
                     ++too_big;
                 } else {
                     run_config(r, b, o, h.copy.kernel_gbps);
@@ -518,7 +525,9 @@ int bench_command(const BenchOptions& o) {
         }
         if (ran == 0) {
             std::cerr << "error: none of the " << configs.size() << " configuration(s) could be run (" << refused
-                      << " not offered, " << too_big << " too large for the memory)\n";
+                      << " not offered, " << too_big << " too large for the memory)";
+            if (!results.empty()) std::cerr << "; the first: " << results.front().reason;
+            std::cerr << "\n";
             return too_big > 0 ? NoResources : CaseInvalid;
         }
         return Ok;

@@ -2,7 +2,10 @@
 // pick the backend, run with a live progress line, print a summary.
 #include <unistd.h>
 
+#include <atomic>
 #include <chrono>
+#include <csignal>
+#include <cstring>
 #include <cstdio>
 #include <filesystem>
 #include <optional>
@@ -54,6 +57,32 @@ private:
     std::chrono::steady_clock::time_point last_print_{};
 };
 
+// SIGINT and SIGTERM (Ctrl-C, a batch scheduler's time limit) ask the run to stop:
+// it finishes the chunk of steps under way (about 0.2 s), saves a checkpoint and
+// exits with code Stopped. A second signal ends the process at once.
+volatile std::sig_atomic_t stop_signal = 0;
+
+extern "C" void on_stop_signal(int sig) {
+    if (stop_signal != 0) {  // the second one: at once, as if no handler were there
+        std::signal(sig, SIG_DFL);
+        std::raise(sig);
+        return;
+    }
+    stop_signal = sig;
+    static const char note[] = "\nbarracuda: stopping after the current steps and saving a checkpoint "
+                               "(send the signal again to stop at once)\n";
+    [[maybe_unused]] const auto n = ::write(STDERR_FILENO, note, sizeof note - 1);
+}
+
+void install_stop_handlers() {
+    struct sigaction a {};
+    a.sa_handler = on_stop_signal;
+    sigemptyset(&a.sa_mask);
+    a.sa_flags = SA_RESTART;
+    sigaction(SIGINT, &a, nullptr);
+    sigaction(SIGTERM, &a, nullptr);
+}
+
 sim::BackendChoice parse_backend(const std::string& s, sim::BackendChoice fallback) {
     if (s == "cpu") return sim::BackendChoice::Cpu;
     if (s == "cuda") return sim::BackendChoice::Cuda;
@@ -88,7 +117,12 @@ int run_command(const RunOptions& options) {
         return code;
     };
     try {
-        sim::Simulation simulation(spec, backend);
+        // The output directory is claimed (created and locked, or for a restart locked)
+        // once the case has passed every check and before the engine is allocated.
+        io::OutputDirectory directory;
+        sim::Simulation simulation(spec, backend, [&] {
+            directory = restart ? io::claim_run_directory(out_dir) : io::claim_output_directory(out_dir);
+        });
         const auto& sub = simulation.subdomain();
         if (lead)
             std::cerr << "barracuda: " << spec.title << " | " << simulation.engine().description() << " | "
@@ -126,11 +160,11 @@ int run_command(const RunOptions& options) {
             resumed = checkpoints->restore(simulation);
             if (lead)
                 std::cerr << "barracuda: going on from the checkpoint at step " << resumed.step << " ("
-                          << checkpoints->path().string() << ")\n";
+                          << resumed.file.string() << ")\n";
         }
         std::optional<io::RunWriter> writer_storage;
-        if (restart) writer_storage.emplace(spec, out_dir, &sub, resumed.step);
-        else writer_storage.emplace(spec, out_dir, &sub);
+        if (restart) writer_storage.emplace(spec, std::move(directory), &sub, resumed.step);
+        else writer_storage.emplace(spec, std::move(directory), &sub);
         io::RunWriter& writer = *writer_storage;
         if (lead && writer.directory().renamed)
             std::cerr << "note: '" << out_dir << "' holds an earlier run's results; writing to '"
@@ -138,12 +172,27 @@ int run_command(const RunOptions& options) {
         sim::CheckpointSchedule schedule;
         schedule.every = options.checkpoint_every > 0 ? options.checkpoint_every : resumed.every;
         schedule.earlier_force_samples = resumed.force_samples;
-        if (schedule.every > 0) {
-            if (!checkpoints) checkpoints.emplace(spec, sub, writer.directory().path);
-            schedule.save = [&](std::int64_t samples) { checkpoints->save(simulation, samples, schedule.every); };
-        }
-        const auto r = simulation.run(&writer, [&](const sim::Progress& p) { progress(p); }, schedule);
+        // Periodic checkpoints when asked for; one where a signal stops the run in any case.
+        if (!checkpoints) checkpoints.emplace(spec, sub, writer.directory().path);
+        schedule.save = [&](std::int64_t samples) { checkpoints->save(simulation, samples, schedule.every); };
+        install_stop_handlers();
+        const auto r = simulation.run(&writer, [&](const sim::Progress& p) { progress(p); }, schedule,
+                                      [] { return stop_signal != 0; });
         progress.finish();
+        if (r.stopped) {
+            if (lead) {
+                const char* name = stop_signal == SIGINT ? "SIGINT" : stop_signal == SIGTERM ? "SIGTERM" : "a signal";
+                std::cerr << "barracuda: stopped by " << (stop_signal ? name : "another rank's signal") << " at step "
+                          << r.steps << " of " << spec.run.steps << "; checkpoint "
+                          << checkpoints->path().string()
+                          << (comm.size() > 1 ? " (one per rank)" : "") << ", outputs up to step " << r.steps
+                          << " in " << writer.directory().path.string() << "\n"
+                          << "go on with: barracuda run "
+                          << (options.case_file.empty() ? std::string() : options.case_file + " ")
+                          << "--restart " << writer.directory().path.string() << "\n";
+            }
+            return Stopped;
+        }
         if (!lead) return Ok;
         std::cout << "done: " << r.steps - resumed.step << " steps";
         if (restart) std::cout << " (from the checkpoint at step " << resumed.step << " to " << r.steps << ")";
@@ -167,7 +216,7 @@ int run_command(const RunOptions& options) {
             }
             std::cout << "\n";
         }
-        if (schedule.save)
+        if (schedule.every > 0)
             std::cout << "checkpoint: " << checkpoints->path().filename().string()
                       << (comm.size() > 1 ? " (one per rank)" : "") << " at step " << r.steps << ", every "
                       << schedule.every << " steps; go on with --restart " << writer.directory().path.string()

@@ -12,6 +12,7 @@ enum ExitCode : int {
     Diverged = 5,       // the run became unstable; the last good output is kept
     OutputFailed = 6,   // output could not be written
     ValidationFailed = 7,  // barracuda validate: a case failed its comparison or could not run
+    Stopped = 8,           // barracuda run stopped by SIGINT/SIGTERM; a checkpoint was saved to go on from
 };
 
 }  // namespace barracuda::apps

@@ -1,6 +1,9 @@
 // barracuda: the command line. `barracuda run` with no case runs the built-in
 // default (a 3D lid-driven cavity) on the GPU if there is one, else the CPU.
 #include <CLI/CLI.hpp>
+#include <charconv>
+#include <cmath>
+#include <cstdlib>
 
 #include <cstdint>
 #include <iostream>
@@ -27,6 +30,33 @@ std::string command_line(int argc, char** argv) {
     }
     return out;
 }
+/// A whole number from 1 to `max`, parsed here: CLI11's numeric checks print their
+/// range as floating point (a 309-digit upper bound) and clamp values past int64.
+CLI::Validator whole_number(std::int64_t max) {
+    return CLI::Validator(
+        [max](std::string& text) -> std::string {
+            std::int64_t v = 0;
+            const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
+            if (ec != std::errc() || end != text.data() + text.size() || v < 1 || v > max)
+                return "'" + text + "' is not a whole number from 1 to " + std::to_string(max);
+            return {};
+        },
+        "INT in [1, " + std::to_string(max) + "]");
+}
+
+/// A positive number of seconds.
+CLI::Validator positive_seconds() {
+    return CLI::Validator(
+        [](std::string& text) -> std::string {
+            char* end = nullptr;
+            const double v = std::strtod(text.c_str(), &end);
+            if (end == text.c_str() || *end != '\0' || !(v > 0) || !std::isfinite(v))
+                return "'" + text + "' is not a positive number of seconds";
+            return {};
+        },
+        "SECONDS > 0");
+}
+
 }  // namespace
 
 int run_main(int argc, char** argv);
@@ -43,7 +73,8 @@ int run_main(int argc, char** argv) {
     using namespace barracuda::apps;
     CLI::App app{"Barracuda: a lattice Boltzmann CFD solver for GPUs and CPUs.\n"
                  "Exit codes: 0 ok, 1 internal error, 2 bad command line, 3 invalid case, 4 no GPU or not enough "
-                 "memory, 5 diverged, 6 output failed, 7 validation failed."};
+                 "memory, 5 diverged, 6 output failed, 7 validation failed, 8 stopped by SIGINT/SIGTERM (a checkpoint "
+                 "was saved: go on with --restart)."};
     app.require_subcommand(0, 1);
     app.set_version_flag("--version", std::string("barracuda ") + BARRACUDA_VERSION);
 
@@ -57,7 +88,7 @@ int run_main(int argc, char** argv) {
     auto* out_opt = run_cmd->add_option("--out", run.out, "Output directory (overrides output.directory)");
     run_cmd->add_option("--checkpoint-every", run.checkpoint_every,
                         "Save a checkpoint every N steps and at the end, in the output directory (one file per rank)")
-        ->check(CLI::PositiveNumber);
+        ->check(whole_number(std::int64_t(1) << 62));
     run_cmd
         ->add_option("--restart", run.restart,
                      "Go on from the checkpoint in DIR, an earlier run's output directory, and write there; the case "
@@ -72,7 +103,7 @@ int run_main(int argc, char** argv) {
         "bench", "Measure the copy bandwidth, then the stream-collide kernel for each configuration asked for "
                  "(MLUPS, bytes/cell, GB/s, % of copy bandwidth, memory)");
     bench_cmd->add_option("--size", bench.sizes, "Cube edge N (N^3 cells; N^2 for D2Q9); several values or repeated")
-        ->check(CLI::PositiveNumber)
+        ->check(whole_number(1 << 20))
         ->delimiter(',');
     bench_cmd->add_option("--lattice", bench.lattices,
                           "D2Q9, D3Q13, D3Q15, D3Q19 or D3Q27 (default D3Q19); several values or repeated")
@@ -89,9 +120,9 @@ int run_main(int argc, char** argv) {
         ->delimiter(',');
     bench_cmd->add_option("--backend", bench.backend, "auto, cpu or cuda")->check(CLI::IsMember({"auto", "cpu", "cuda"}));
     bench_cmd->add_option("--steps", bench.steps, "Timed steps per repetition (default: from the size)")
-        ->check(CLI::PositiveNumber);
+        ->check(whole_number(INT32_MAX));
     bench_cmd->add_option("--repetitions", bench.repetitions, "Timed repetitions (the median is reported)")
-        ->check(CLI::PositiveNumber);
+        ->check(whole_number(1000));
     bench_cmd->add_option("--copy-bytes", bench.copy_bytes,
                           "Size of each copy-bandwidth buffer in bytes (default 1073741824 on a GPU, 268435456 on the CPU)")
         ->check(CLI::Range(std::int64_t(1) << 20, std::int64_t(1) << 40));
@@ -115,7 +146,7 @@ int run_main(int argc, char** argv) {
     val_cmd->add_option("--stop-after", val.stop_after,
                         "Seconds after which a long run saves its checkpoint and stops (not a result: the same "
                         "command goes on); needs --checkpoint")
-        ->check(CLI::PositiveNumber);
+        ->check(positive_seconds());
     val_cmd->add_flag("--list", val.list, "List the cases and exit");
     val_cmd->add_flag("-q,--quiet", val.quiet, "No progress lines");
 

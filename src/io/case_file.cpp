@@ -381,10 +381,26 @@ void read_forces(const Section& f, sim::CaseSpec& spec) {
                                  "run.check_interval when that is 0)");
 }
 
+/// The title as printed to the terminal and drawn into images: control characters
+/// (terminal escape sequences among them, issue 21) written out as \xNN.
+std::string printable(const std::string& text) {
+    std::string out;
+    for (const unsigned char c : text) {
+        if (c < 0x20 || c == 0x7f) {
+            char b[5];
+            std::snprintf(b, sizeof b, "\\x%02x", c);
+            out += b;
+        } else {
+            out += char(c);
+        }
+    }
+    return out;
+}
+
 sim::CaseSpec read_case(const toml::table& root, const detail::Origin& origin) {
     const Section top(origin, &root, "");
     sim::CaseSpec spec;
-    spec.title = top.string("title").value_or(spec.title);
+    spec.title = printable(top.string("title").value_or(spec.title));
 
     read_model(top.table("model"), spec.model);
     read_domain(top.table("domain"), spec);
@@ -441,10 +457,11 @@ sim::CaseSpec read_case(const toml::table& root, const detail::Origin& origin) {
     return spec;
 }
 
-/// sim::CaseSpec::fingerprint: FNV-1a (64 bits) of the case as toml++ writes it back
-/// (keys sorted, comments and layout gone, overrides applied), without the keys a
-/// restart may change.
-std::string fingerprint(const toml::table& root) {
+/// sim::CaseSpec::canonical: the case as toml++ writes it back (keys sorted, comments
+/// and layout gone, overrides applied), without the keys a restart may change and the
+/// title, and with the relaxation time as the resolved model.tau (a case giving the
+/// viscosity and one giving the same tau are the same case).
+std::string canonical_text(const toml::table& root, const sim::CaseSpec& spec) {
     toml::table kept = root;
     if (toml::table* run = kept.get_as<toml::table>("run")) {
         run->erase("steps");
@@ -452,10 +469,22 @@ std::string fingerprint(const toml::table& root) {
         if (run->empty()) kept.erase("run");  // --set run.steps=N on a case without [run] makes one
     }
     kept.erase("output");
+    kept.erase("title");
+    if (toml::table* model = kept.get_as<toml::table>("model")) {
+        model->erase("viscosity");
+        model->insert_or_assign("tau", spec.model.tau);
+    } else {
+        kept.insert_or_assign("model", toml::table{{"tau", spec.model.tau}});
+    }
     std::ostringstream text;
     text << toml::toml_formatter(kept);
+    return text.str();
+}
+
+/// sim::CaseSpec::fingerprint: FNV-1a (64 bits) of the canonical text.
+std::string fingerprint(const std::string& canonical) {
     std::uint64_t h = 14695981039346656037ull;
-    for (const unsigned char c : text.str()) h = (h ^ c) * 1099511628211ull;
+    for (const unsigned char c : canonical) h = (h ^ c) * 1099511628211ull;
     char hex[17];
     std::snprintf(hex, sizeof hex, "%016llx", static_cast<unsigned long long>(h));
     return hex;
@@ -489,7 +518,8 @@ sim::CaseSpec parse_case_string(std::string_view toml_text, const std::vector<st
     sim::CaseSpec spec = read_case(root, origin);
     sim::fill_model_defaults(spec);
     sim::check_case(spec);
-    spec.fingerprint = fingerprint(root);
+    spec.canonical = canonical_text(root, spec);
+    spec.fingerprint = fingerprint(spec.canonical);
     return spec;
 }
 

@@ -1,5 +1,9 @@
 #include "io/checkpoint.hpp"
 
+#include <zlib.h>
+
+#include <algorithm>
+#include <cstdio>
 #include <fstream>
 #include <string>
 #include <string_view>
@@ -12,7 +16,22 @@ namespace {
 
 constexpr std::string_view magic = "BARRACUDA-CHECKPOINT\n";
 // 2: the caller's tag after the time (7cdfdfe); a version-1 file is refused by name.
-constexpr std::uint32_t version = 2;
+// 3: a CRC-32 of every byte before it at the end (issue 21: three flipped bytes in
+// the populations went unnoticed and gave other results). Version 2 is still read,
+// unchecked.
+constexpr std::uint32_t version = 3;
+constexpr std::uint32_t oldest_version = 2;
+
+/// zlib's CRC-32 (IEEE 802.3) over any length (its length argument is 32 bits).
+std::uint32_t crc_update(std::uint32_t crc, const void* data, std::uint64_t n) {
+    const auto* p = static_cast<const Bytef*>(data);
+    while (n > 0) {
+        const auto chunk = uInt(std::min<std::uint64_t>(n, 1u << 30));
+        crc = std::uint32_t(::crc32(crc, p, chunk));
+        p += chunk, n -= chunk;
+    }
+    return crc;
+}
 
 template <class V>
 void put(std::string& out, const V& v) {
@@ -30,6 +49,8 @@ struct Reader {
     std::ifstream in;
     const std::filesystem::path& path;
     std::uint64_t size = 0, at = 0;
+    std::uint32_t file_version = 0;
+    std::uint32_t crc = std::uint32_t(::crc32(0, nullptr, 0));  // of every byte read so far
 
     explicit Reader(const std::filesystem::path& p) : in(p, std::ios::binary), path(p) {
         std::error_code ec;
@@ -44,6 +65,7 @@ struct Reader {
         need(n);
         if (n && !in.read(static_cast<char*>(to), std::streamsize(n)))
             throw OutputError("cannot read checkpoint " + path.string());
+        crc = crc_update(crc, to, n);
         at += n;
     }
     template <class V>
@@ -66,9 +88,25 @@ struct Reader {
         if (size < magic.size()) throw OutputError("checkpoint " + path.string() + ": not a Barracuda checkpoint");
         read(m.data(), m.size());
         if (m != magic) throw OutputError("checkpoint " + path.string() + ": not a Barracuda checkpoint");
-        if (const auto v = get<std::uint32_t>(); v != version)
-            throw OutputError("checkpoint " + path.string() + ": version " + std::to_string(v) + ", this build reads " +
-                              std::to_string(version));
+        file_version = get<std::uint32_t>();
+        if (file_version < oldest_version || file_version > version)
+            throw OutputError("checkpoint " + path.string() + ": version " + std::to_string(file_version) +
+                              ", this build reads " + std::to_string(oldest_version) + " to " + std::to_string(version));
+    }
+    /// The end: the checksum of everything before it (version 3), and nothing after.
+    void finish() {
+        if (file_version >= 3) {
+            const std::uint32_t computed = crc;
+            const auto stored = get<std::uint32_t>();
+            if (stored != computed) {
+                char b[96];
+                std::snprintf(b, sizeof b, "checksum %08x, the content's is %08x", stored, computed);
+                throw OutputError("checkpoint " + path.string() + ": damaged (" + b +
+                                  "): it was changed or cut after it was written");
+            }
+        }
+        if (at != size)
+            throw OutputError("checkpoint " + path.string() + ": " + std::to_string(size - at) + " bytes after the end");
     }
 };
 
@@ -94,6 +132,10 @@ void write_checkpoint(const std::filesystem::path& path, const Checkpoint& c) {
     std::string tail;
     put_array(tail, c.state.wall_momenta.data(), c.state.wall_momenta.size());
     put_array(tail, c.values.data(), c.values.size());
+    std::uint32_t crc = crc_update(std::uint32_t(::crc32(0, nullptr, 0)), head.data(), head.size());
+    crc = crc_update(crc, c.state.populations.data(), c.state.populations.size());
+    crc = crc_update(crc, tail.data(), tail.size());
+    put(tail, crc);
     const std::string_view parts[] = {
         head, {reinterpret_cast<const char*>(c.state.populations.data()), c.state.populations.size()}, tail};
     write_file_atomically(path, parts);
@@ -113,8 +155,7 @@ std::optional<Checkpoint> read_checkpoint(const std::filesystem::path& path) {
     c.state.populations = r.get_array<std::uint8_t>();
     c.state.wall_momenta = r.get_array<double>();
     c.values = r.get_array<double>();
-    if (r.at != r.size)
-        throw OutputError("checkpoint " + path.string() + ": " + std::to_string(r.size - r.at) + " bytes after the end");
+    r.finish();
     return c;
 }
 

@@ -7,7 +7,8 @@
 // Layout (host byte order; the file is for the same kind of machine):
 //   "BARRACUDA-CHECKPOINT\n", u32 version
 //   i64 time, u64 n + the caller's tag, u64 n + engine key, u8 odd, u32 clock,
-//   u64 n + population bytes, u64 n + wall momenta (f64), u64 n + caller's values (f64)
+//   u64 n + population bytes, u64 n + wall momenta (f64), u64 n + caller's values (f64),
+//   u32 CRC-32 (zlib) of every byte before it
 #pragma once
 #include <cstdint>
 #include <filesystem>

@@ -2,8 +2,11 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <iostream>
+#include <map>
+#include <sstream>
 #include <optional>
 #include <utility>
 #include <vector>
@@ -15,7 +18,57 @@ namespace barracuda::io {
 
 namespace {
 
-std::string tag_field(const std::string& tag, const std::string& key) {
+/// The first line of a tag: its fields (the canonical case text follows on the next lines).
+std::string fields_of(const std::string& tag) { return tag.substr(0, tag.find('\n')); }
+
+/// "key = value" per "table.key" of a canonical case text (sim::CaseSpec::canonical).
+std::map<std::string, std::string> case_entries(const std::string& text) {
+    std::map<std::string, std::string> out;
+    std::istringstream in(text);
+    std::string line, table;
+    while (std::getline(in, line)) {
+        if (line.empty()) continue;
+        if (line.front() == '[') {
+            table = line.substr(1, line.find(']') - 1) + ".";
+            continue;
+        }
+        const auto eq = line.find(" = ");
+        if (eq == std::string::npos) continue;
+        out[table + line.substr(0, eq)] = line.substr(eq + 3);
+    }
+    return out;
+}
+
+/// The keys whose values differ between two canonical case texts, as "key: a -> b".
+std::string case_differences(const std::string& was, const std::string& now) {
+    const auto a = case_entries(was), b = case_entries(now);
+    std::string out;
+    int shown = 0;
+    // Numbers as people write them (the text holds 17 significant digits: 0.65000000000000002).
+    const auto shown_value = [](const std::string& v) {
+        char* end = nullptr;
+        const double d = std::strtod(v.c_str(), &end);
+        if (v.empty() || *end != '\0') return v;
+        char b[32];
+        std::snprintf(b, sizeof b, "%.15g", d);
+        return std::string(b);
+    };
+    auto add = [&](const std::string& key, const std::string& x, const std::string& y) {
+        if (shown++ < 6) out += (out.empty() ? "" : ", ") + key + ": " + shown_value(x) + " -> " + shown_value(y);
+    };
+    for (const auto& [k, v] : a) {
+        const auto it = b.find(k);
+        if (it == b.end()) add(k, v, "(not given)");
+        else if (it->second != v) add(k, v, it->second);
+    }
+    for (const auto& [k, v] : b)
+        if (!a.count(k)) add(k, "(not given)", v);
+    if (shown > 6) out += " and " + std::to_string(shown - 6) + " more";
+    return out;
+}
+
+std::string tag_field(const std::string& full, const std::string& key) {
+    const std::string tag = fields_of(full);
     const auto at = tag.find(key + "=");
     if (at == std::string::npos) return {};
     const auto from = at + key.size() + 1;
@@ -67,7 +120,7 @@ RunCheckpoints::RunCheckpoints(const sim::CaseSpec& spec, const parallel::Subdom
     const std::int64_t forces_every = spec.forces.obstacles.empty() ? 0 : sim::force_interval(spec);
     tag_ = "case=" + spec.fingerprint + " forces_every=" + std::to_string(forces_every) +
            " ranks=" + std::to_string(sub.ranks()) + " grid=" + std::to_string(d[0]) + "x" + std::to_string(d[1]) +
-           "x" + std::to_string(d[2]) + " rank=" + std::to_string(sub.rank);
+           "x" + std::to_string(d[2]) + " rank=" + std::to_string(sub.rank) + "\n" + spec.canonical;
     grid_ = std::to_string(sub.ranks()) + (sub.ranks() == 1 ? " rank" : " ranks as [") +
             (sub.ranks() == 1 ? std::string() : std::to_string(d[0]) + ", " + std::to_string(d[1]) + ", " +
                                                      std::to_string(d[2]) + "]");
@@ -86,66 +139,95 @@ RunCheckpoints::RunCheckpoints(const sim::CaseSpec& spec, const parallel::Subdom
 RunCheckpoints::Resumed RunCheckpoints::restore(sim::Simulation& sim) const {
     // Which step to go on from: the newest that every rank holds, in its latest file or
     // the one before (save() keeps both; a run stopped while the ranks were saving
-    // leaves some at the new step and some at the previous one).
+    // leaves some at the new step and some at the previous one). A file found damaged
+    // (its checksum, io/checkpoint.hpp) drops out and the choice is made again, so that
+    // a damaged latest file falls back to the previous one on every rank.
+    const auto& comm = parallel::Comm::world();
+    const std::filesystem::path files[2] = {path_, previous_};
+    std::int64_t mine[2] = {-1, -1};  // steps of the latest and the previous file; -1: none or damaged
+    std::string damaged[2];           // why a file was left out
+    for (int k = 0; k < 2; ++k) {
+        try {
+            mine[k] = read_checkpoint_time(files[k]).value_or(-1);
+        } catch (const OutputError& e) {
+            damaged[k] = e.what();
+        }
+    }
+    std::int64_t step = -1;
+    std::optional<Checkpoint> c;
     std::string error;
-    std::int64_t mine[2] = {-1, -1};  // steps of the latest and the previous file; -1: none
-    try {
-        const auto latest = read_checkpoint_time(path_), before = read_checkpoint_time(previous_);
-        mine[0] = latest.value_or(-1), mine[1] = before.value_or(-1);
-        if (!latest && !before) error = missing(path_);
-    } catch (const OutputError& e) {
-        error = std::string("--restart: ") + e.what();
+    for (int attempt = 0; attempt < 3 && !c; ++attempt) {
+        const auto bytes = comm.all_gather(mine, sizeof mine);
+        std::vector<std::int64_t> all(2 * std::size_t(comm.size()));
+        std::memcpy(all.data(), bytes.data(), all.size() * sizeof(std::int64_t));
+        step = -1;
+        for (const std::int64_t candidate : all) {
+            bool everywhere = candidate > step;
+            for (int k = 0; everywhere && k < comm.size(); ++k)
+                everywhere = all[2 * std::size_t(k)] == candidate || all[2 * std::size_t(k) + 1] == candidate;
+            if (everywhere) step = candidate;
+        }
+        if (step < 0) {  // the same verdict on every rank: all of them see every step
+            std::string why;
+            for (int k = 0; k < 2; ++k)
+                if (!damaged[k].empty()) why += (why.empty() ? "" : "; ") + damaged[k];
+            if (comm.size() == 1) {
+                error = why.empty() ? missing(path_) : "--restart: no usable checkpoint: " + why;
+            } else {
+                std::string held;
+                for (int k = 0; k < comm.size(); ++k)
+                    held += (k ? "; rank " : "rank ") + std::to_string(k) + ": " + std::to_string(all[2 * std::size_t(k)]) +
+                            ", " + std::to_string(all[2 * std::size_t(k) + 1]);
+                error = all == std::vector<std::int64_t>(all.size(), -1) && why.empty()
+                            ? missing(path_)
+                            : "--restart: the ranks hold checkpoints of no common step (" + held + ", -1: none or damaged)" +
+                                  (why.empty() ? "" : "; here: " + why);
+            }
+            break;
+        }
+        const int k = step == mine[0] ? 0 : 1;
+        bool bad = false;
+        try {
+            c = read_checkpoint(files[k]);
+        } catch (const OutputError& e) {
+            damaged[k] = e.what(), mine[k] = -1, bad = true;
+        }
+        if (comm.any(bad)) c.reset();  // every rank chooses again
     }
     share_verdict(error);
-    const auto& comm = parallel::Comm::world();
-    const auto bytes = comm.all_gather(mine, sizeof mine);
-    std::vector<std::int64_t> all(2 * std::size_t(comm.size()));
-    std::memcpy(all.data(), bytes.data(), all.size() * sizeof(std::int64_t));
-    std::int64_t step = -1;
-    for (const std::int64_t candidate : all) {
-        bool everywhere = candidate > step;
-        for (int k = 0; everywhere && k < comm.size(); ++k)
-            everywhere = all[2 * std::size_t(k)] == candidate || all[2 * std::size_t(k) + 1] == candidate;
-        if (everywhere) step = candidate;
+    if (!c) share_verdict("--restart: the checkpoints could not be read (" + damaged[0] + "; " + damaged[1] + ")");
+    const int used = step == mine[0] ? 0 : 1;
+    const auto& file = files[used];
+    if (comm.rank() == 0) {
+        if (!damaged[0].empty())
+            std::cerr << "note: " << damaged[0] << "; going on from " << file.string() << " (step " << step << ")\n";
+        else if (used == 1)
+            std::cerr << "note: the latest checkpoints are not all of one step (the run stopped while saving them); "
+                         "going on from step " << step << ", the newest every rank holds\n";
     }
-    if (step < 0) {  // the same verdict on every rank: all of them see every step
-        std::string held;
-        for (int k = 0; k < comm.size(); ++k)
-            held += (k ? "; rank " : "rank ") + std::to_string(k) + ": " + std::to_string(all[2 * std::size_t(k)]) +
-                    ", " + std::to_string(all[2 * std::size_t(k) + 1]);
-        throw CaseError("--restart: the ranks hold checkpoints of no common step (" + held + ")");
-    }
-    bool fell_back = false;
-    for (int k = 0; k < comm.size(); ++k) fell_back = fell_back || all[2 * std::size_t(k)] != step;
-    if (fell_back && comm.rank() == 0)
-        std::cerr << "note: the latest checkpoints are not all of one step (the run stopped while saving them); "
-                     "going on from step " << step << ", the newest every rank holds\n";
     if (step >= steps_)
         throw CaseError("--restart: the checkpoint is at step " + std::to_string(step) + " and run.steps = " +
                         std::to_string(steps_) + ": nothing left to run; raise run.steps (--set run.steps=N) to go on");
 
-    const auto& file = step == mine[0] ? path_ : previous_;
     Resumed r;
-    std::optional<Checkpoint> c;
-    try {
-        c = read_checkpoint(file);
-        if (!c) error = missing(file);
-    } catch (const OutputError& e) {
-        error = std::string("--restart: ") + e.what();
-    }
+    r.file = file;
     if (c && error.empty()) {
         if (tag_field(c->tag, "case") != tag_field(tag_, "case")) {
-            error = "--restart: " + file.string() +
-                    " was written by another case; a restart may change run.steps, run.backend and [output] only";
+            const auto at = c->tag.find('\n');
+            const std::string differ =
+                at == std::string::npos ? std::string() : case_differences(c->tag.substr(at + 1), tag_.substr(tag_.find('\n') + 1));
+            error = "--restart: " + file.string() + " was written by another case" +
+                    (differ.empty() ? std::string() : " (" + differ + ")") +
+                    "; a restart may change run.steps, run.backend, [output] and the title only";
         } else if (tag_field(c->tag, "forces_every") != tag_field(tag_, "forces_every")) {
             error = "--restart: " + file.string() + " was written by a run sampling forces every " +
                     tag_field(c->tag, "forces_every") + " steps, this one every " + tag_field(tag_, "forces_every") +
                     " (forces.interval, or output.interval when it is not given): keep the interval";
         } else if (tag_field(c->tag, "ranks") == tag_field(tag_, "ranks") &&
-                   tag_field(c->tag, "grid") == tag_field(tag_, "grid") && c->tag != tag_) {
+                   tag_field(c->tag, "grid") == tag_field(tag_, "grid") && fields_of(c->tag) != fields_of(tag_)) {
             error = "--restart: " + file.string() + " holds rank " + tag_field(c->tag, "rank") +
                     "'s state, not rank " + tag_field(tag_, "rank") + "'s: the files were renamed or mixed up";
-        } else if (c->tag != tag_) {
+        } else if (fields_of(c->tag) != fields_of(tag_)) {
             error = "--restart: " + file.string() + " was written by a run on " + tag_field(c->tag, "ranks") +
                     " rank(s) as " + tag_field(c->tag, "grid") + "; this run has " + grid_ +
                     ": restart on the same ranks";
@@ -154,7 +236,7 @@ RunCheckpoints::Resumed RunCheckpoints::restore(sim::Simulation& sim) const {
         }
     }
     if (error.empty()) {
-        r = {c->time, std::int64_t(c->values[0]), std::int64_t(c->values[1])};
+        r.step = c->time, r.force_samples = std::int64_t(c->values[0]), r.every = std::int64_t(c->values[1]);
         try {
             sim.restore(r.step, c->state);
         } catch (const CaseError& e) {  // another engine: lattice, precision, pattern, grid

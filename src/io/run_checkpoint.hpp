@@ -26,11 +26,14 @@ public:
     /// What the earlier sitting left: its step, force samples and checkpoint interval.
     struct Resumed {
         std::int64_t step = 0, force_samples = 0, every = 0;
+        std::filesystem::path file;  // the file it came from (this rank's)
     };
     /// Collective: restores `sim` from the newest step every rank holds in its latest or
-    /// previous file. Throws CaseError on every rank, with the first failing rank's
-    /// reason, when there is none, when a file is not a checkpoint or belongs to another
-    /// case, force interval or rank grid, or when the step is not below run.steps.
+    /// previous file. A file whose checksum fails is left out (and said so), so that a
+    /// damaged latest file falls back to the previous one. Throws CaseError on every
+    /// rank, with the first failing rank's reason, when there is none left, when a file
+    /// belongs to another case, force interval or rank grid, or when the step is not
+    /// below run.steps.
     Resumed restore(sim::Simulation& sim) const;
 
     /// Writes this rank's checkpoint of `sim` (atomically), keeping the one before.

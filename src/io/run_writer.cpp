@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <cstring>
 #include <fstream>
+#include <functional>
 #include <regex>
 #include <string>
 #include <utility>
@@ -20,21 +21,19 @@ FieldSet gather_slice(const FieldSet& mine, const parallel::Subdomain& sub, int 
 }  // namespace
 
 namespace {
-// Rank 0 prepares the directory; the others take its path (or its failure).
-OutputDirectory shared_directory(const std::filesystem::path& requested) {
+// Rank 0 claims the directory (and holds its lock); the others take its path (or its failure).
+OutputDirectory shared_directory(const std::function<OutputDirectory()>& claim, const std::filesystem::path& requested) {
     const auto& comm = parallel::Comm::world();
-    if (comm.size() == 1) return prepare_output_directory(requested);
+    if (comm.size() == 1) return claim();
     OutputDirectory dir;
-    std::string message;
     std::vector<unsigned char> text;
     if (comm.rank() == 0) {
         try {
-            dir = prepare_output_directory(requested);
+            dir = claim();
             const auto p = "+" + dir.path.string();
             text.assign(p.begin(), p.end());
         } catch (const OutputError& e) {
-            message = e.what();
-            const auto p = "-" + message;
+            const auto p = "-" + std::string(e.what());
             text.assign(p.begin(), p.end());
         }
     }
@@ -49,12 +48,17 @@ OutputDirectory shared_directory(const std::filesystem::path& requested) {
 }
 }  // namespace
 
-RunWriter::RunWriter(const sim::CaseSpec& spec, const std::filesystem::path& requested, const parallel::Subdomain* sub)
-    : RunWriter(spec, shared_directory(requested), sub) {}
+OutputDirectory claim_output_directory(const std::filesystem::path& requested) {
+    return shared_directory([&] { return prepare_output_directory(requested); }, requested);
+}
 
-RunWriter::RunWriter(const sim::CaseSpec& spec, const std::filesystem::path& directory,
-                     const parallel::Subdomain* sub, std::int64_t step)
-    : RunWriter(spec, OutputDirectory{directory, false}, sub) {
+OutputDirectory claim_run_directory(const std::filesystem::path& directory) {
+    return shared_directory([&] { return lock_run_directory(directory); }, directory);
+}
+
+RunWriter::RunWriter(const sim::CaseSpec& spec, OutputDirectory directory, const parallel::Subdomain* sub,
+                     std::int64_t step)
+    : RunWriter(spec, std::move(directory), sub) {
     last_step_ = step;  // the restored instant is on disk already
     if (lead_) truncate_to(step);
 }

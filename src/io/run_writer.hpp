@@ -16,19 +16,22 @@
 
 namespace barracuda::io {
 
+/// A new run's directory (io/output_dir.hpp), claimed by rank 0 for every rank of the run.
+OutputDirectory claim_output_directory(const std::filesystem::path& requested);
+/// An earlier run's directory, locked to go on in it (--restart), for every rank.
+OutputDirectory claim_run_directory(const std::filesystem::path& directory);
+
 class RunWriter final : public sim::OutputSink {
 public:
-    /// Prepares the directory (a new sibling if `requested` holds an earlier run's results).
-    /// With a decomposed run, every rank makes one: rank 0 chooses the directory and
-    /// writes the series, the .pvti, the PNG and forces.csv; each rank writes its piece.
-    RunWriter(const sim::CaseSpec& spec, const std::filesystem::path& requested,
-              const parallel::Subdomain* sub = nullptr);
-    /// Goes on in `directory` itself, the output of a run restarted from its checkpoint
-    /// at `step`: the output instants and force samples after that step (written
-    /// before the run stopped) are removed, as the run writes them again; the .pvd
-    /// series and forces.csv keep the earlier ones.
-    RunWriter(const sim::CaseSpec& spec, const std::filesystem::path& directory, const parallel::Subdomain* sub,
-              std::int64_t step);
+    /// Writes into a claimed directory (claim_output_directory). With a decomposed run,
+    /// every rank makes one: rank 0 writes the series, the .pvti, the PNG and
+    /// forces.csv; each rank writes its piece.
+    RunWriter(const sim::CaseSpec& spec, OutputDirectory directory, const parallel::Subdomain* sub = nullptr);
+    /// Goes on in `directory` (claim_run_directory), the output of a run restarted from
+    /// its checkpoint at `step`: the output instants and force samples after that step
+    /// (written before the run stopped) are removed, as the run writes them again; the
+    /// .pvd series and forces.csv keep the earlier ones.
+    RunWriter(const sim::CaseSpec& spec, OutputDirectory directory, const parallel::Subdomain* sub, std::int64_t step);
     /// Writes force samples still held back (a run ended by an exception); errors are dropped here.
     ~RunWriter() override;
     void write(std::int64_t step, const std::vector<double>& rho, const std::vector<double>& u) override;
@@ -51,7 +54,6 @@ public:
     static std::array<double, 2> coefficients(const sim::ForceReportSpec& f, const std::array<double, 3>& force);
 
 private:
-    RunWriter(const sim::CaseSpec& spec, OutputDirectory dir, const parallel::Subdomain* sub);
     void truncate_to(std::int64_t step);
     void write_png(std::int64_t step, const FieldSet& fields);
     sim::CaseSpec spec_;

@@ -116,10 +116,13 @@ struct CaseSpec {
     OutputSpec output;
     ForceReportSpec forces;
     /// What a checkpoint of this case must match (barracuda run --restart): a hash of
-    /// the case as read, overrides included, without run.steps, run.backend and
-    /// [output], the keys a restart may change (io/case_file.cpp). Empty for a case
-    /// built in code.
+    /// `canonical`. Empty for a case built in code.
     std::string fingerprint;
+    /// The case as a restart compares it (io/case_file.cpp): as read, overrides
+    /// included, keys sorted, without the title, run.steps, run.backend and [output]
+    /// (what a restart may change), with the relaxation time as model.tau whether the
+    /// case gave tau or the viscosity. One "key = value" per line under [table] lines.
+    std::string canonical;
 
     std::int64_t cells() const { return std::int64_t(size[0]) * size[1] * size[2]; }
     /// Whether the lattice stores one sub-lattice only (D3Q13, storage::Grid::sublattice).
@@ -138,5 +141,7 @@ inline std::int64_t force_interval(const CaseSpec& spec) {
 /// boundary values). Above it the second-order equilibrium loses positivity
 /// and BGK runs blow up; Ma = 0.4 / sqrt(1/3) ~ 0.69.
 inline constexpr double max_lattice_velocity = 0.4;
+/// The largest relaxation time a case may have (sim/case_check.cpp says why).
+inline constexpr double max_tau = 100.0;
 
 }  // namespace barracuda::sim

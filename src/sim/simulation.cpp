@@ -11,6 +11,7 @@
 #include "common/error.hpp"
 #include "geometry/shapes.hpp"
 #include "kernel/links.hpp"
+#include "kernel/observe.hpp"
 #include "parallel/halo.hpp"
 #include "sim/force_links.hpp"
 #include "sim/case_check.hpp"
@@ -230,7 +231,32 @@ std::string memory_hint(const ModelSpec& m) {
 }
 }  // namespace
 
-Simulation::Simulation(const CaseSpec& spec, BackendChoice backend) : spec_(spec) {
+Simulation::Simulation(const CaseSpec& spec, BackendChoice backend, const std::function<void()>& before_allocation)
+    : spec_(spec) {
+    bool has_fluid = false;
+    shared_verdict([&] {
+        prepare(backend);
+        // Obstacles that fill the box leave nothing to simulate (issue 21: such a run went
+        // on and reported "mean over the fluid 0"). A ghost node is another rank's owned
+        // one, so "some rank has fluid in its local box" is "the box has fluid".
+        if (!spec_.obstacles.empty()) {
+            const auto kinds = node_kinds(spec_, nullptr, &sub_);
+            has_fluid = std::find_if(kinds.begin(), kinds.end(), [](std::uint8_t k) { return k != boundary::Solid; }) !=
+                        kinds.end();
+        } else {
+            has_fluid = true;
+        }
+    });
+    if (!parallel::Comm::world().any(has_fluid))
+        throw CaseError("obstacle: the obstacles cover every node of the " + std::to_string(spec_.size[0]) + " x " +
+                        std::to_string(spec_.size[1]) + " x " + std::to_string(spec_.size[2]) +
+                        " box; no fluid is left to simulate (check their sizes and positions against domain.size)");
+    // Every rank passed the checks: the hook may be collective (the output directory).
+    if (before_allocation) before_allocation();
+    shared_verdict([&] { allocate(); });
+}
+
+void Simulation::shared_verdict(const std::function<void()>& phase) {
     // Every rank checks the same case and reaches the same verdict; what one rank
     // alone can hit (memory, a GPU) is shared, so that no rank waits for another
     // that has stopped.
@@ -238,7 +264,7 @@ Simulation::Simulation(const CaseSpec& spec, BackendChoice backend) : spec_(spec
     std::string problem;
     int kind = 0;  // 1 CaseError, 2 ResourceError
     try {
-        create(backend);
+        phase();
     } catch (const CaseError& e) {
         problem = e.what(), kind = 1;
     } catch (const ResourceError& e) {
@@ -265,7 +291,7 @@ Simulation::Simulation(const CaseSpec& spec, BackendChoice backend) : spec_(spec
     }
 }
 
-void Simulation::create(BackendChoice backend) {
+void Simulation::prepare(BackendChoice backend) {
     fill_model_defaults(spec_);
     check_case(spec_);
     const auto& comm = parallel::Comm::world();
@@ -296,6 +322,9 @@ void Simulation::create(BackendChoice backend) {
                             " is available on the " + (backend_ == BackendChoice::Cuda ? "GPU" : "host") +
                             memory_hint(spec_.model) + (sub_.decomposed() ? ", or use more ranks" : ""));
     }
+}
+
+void Simulation::allocate() {
     auto setup = engine_setup(spec_, &sub_);
     face_values_ = std::make_unique<FaceValues>(spec_, sub_);
     for (int f = 0; f < 6; ++f)
@@ -420,7 +449,7 @@ std::vector<std::array<double, 3>> Simulation::forces_all() {
 Simulation::~Simulation() = default;
 
 RunResult Simulation::run(OutputSink* sink, const std::function<void(const Progress&)>& progress,
-                          const CheckpointSchedule& checkpoints) {
+                          const CheckpointSchedule& checkpoints, const std::function<bool()>& stop_requested) {
     using clock = std::chrono::steady_clock;
     const auto& run = spec_.run;
     const bool steady_test = run.steady_tolerance > 0;
@@ -431,14 +460,22 @@ RunResult Simulation::run(OutputSink* sink, const std::function<void(const Progr
     result.force_samples = checkpoints.earlier_force_samples;
     const auto t0 = clock::now();
 
-    auto write_output = [&](std::int64_t step) {
-        if (!sink) return;
-        std::vector<double> rho, u;
-        owned_fields(rho, u);
-        sink->write(step, rho, u);
+    // Force samples wait here until a check passes at their step or a later one: a
+    // sample taken between checks may already come from a diverging state (issue 21:
+    // C_d of 1e10 in forces.csv before the check caught the run).
+    std::vector<std::pair<std::int64_t, std::vector<std::array<double, 3>>>> pending_forces;
+    auto release_forces = [&] {
+        if (sink)
+            for (const auto& [at, f] : pending_forces) sink->write_forces(at, f);
+        pending_forces.clear();
     };
     // Keeps what was written (forces.csv is rewritten at most every few seconds) and stops.
     auto diverged = [&](std::string message) {
+        if (!pending_forces.empty()) {
+            message += " (" + std::to_string(pending_forces.size()) + " force sample" +
+                       (pending_forces.size() == 1 ? "" : "s") + " since the last check left out of forces.csv)";
+            pending_forces.clear();
+        }
         if (sink) {
             try {
                 sink->flush();
@@ -470,7 +507,27 @@ RunResult Simulation::run(OutputSink* sink, const std::function<void(const Progr
             diverged(m.str());
         }
         result.last = o;
+        release_forces();
         return o;
+    };
+    // The fields of an output instant are checked as they are written, by the stability
+    // watch's own test on every owned cell: output between two checks (output.interval
+    // below run.check_interval) must not keep a state that is already diverging.
+    auto write_output = [&](std::int64_t step) {
+        if (!sink) return;
+        std::vector<double> rho, u;
+        owned_fields(rho, u);
+        kernel::Partial p = kernel::Partial::identity();
+        for (std::size_t c = 0; c < rho.size(); ++c)
+            p.add_cell(std::int64_t(c), rho[c], u[3 * c], u[3 * c + 1], u[3 * c + 2], run.density_min, run.density_max);
+        if (parallel::Comm::world().any(p.bad_cell != INT64_MAX)) {
+            check(step, false);  // names the cell (every rank)
+            diverged("the run diverged at step " + std::to_string(step) +
+                     ": its fields leave the stability watch's range. The last good output is kept; lower the "
+                     "velocity, raise tau (viscosity) or refine the grid.");
+        }
+        sink->write(step, rho, u);
+        release_forces();  // the state at this step passed the same test as a check
     };
     // Forces on the named obstacles (forces.csv) every force_every steps and at the end.
     const bool forces_on = !spec_.forces.obstacles.empty();
@@ -489,15 +546,67 @@ RunResult Simulation::run(OutputSink* sink, const std::function<void(const Progr
         result.forces = f;
         result.forces_step = step;
         ++result.force_samples;
-        if (sink) sink->write_forces(step, f);
+        pending_forces.emplace_back(step, f);
+        if (checked) release_forces();
     };
 
     // A checkpoint of a state that passed the stability watch, with everything the
     // sink holds up to it made durable first: a restart truncates the outputs to it.
     auto save_checkpoint = [&](std::int64_t step, bool checked) {
         if (!checked) check(step, false);
+        release_forces();
         if (sink) sink->flush();
         checkpoints.save(result.force_samples);
+    };
+
+    // A stop asked for from outside (barracuda run: SIGINT, SIGTERM) is looked at between
+    // chunks of steps sized to take about a fifth of a second, so that it is answered
+    // within about that; every rank takes the same decision and the same chunks.
+    std::int64_t chunk = 1;
+    bool stopping = false;
+    auto advance_to = [&](std::int64_t from, std::int64_t to) {
+        std::int64_t at = from;
+        while (at < to) {
+            const std::int64_t n = stop_requested ? std::min(chunk, to - at) : to - at;
+            const auto c0 = clock::now();
+            try {
+                advance(n);
+            } catch (const CaseError& e) {  // an expression went bad (NaN, too fast) during the run
+                diverged(std::string("the run stopped at step ") + std::to_string(time_ + 1) + ": " + e.what() +
+                         ". The last good output is kept.");
+            }
+            at += n;
+            if (!stop_requested) continue;
+            double took = std::chrono::duration<double>(clock::now() - c0).count() / double(n);
+            const auto& comm = parallel::Comm::world();
+            stopping = comm.any(stop_requested());
+            if (comm.size() > 1) {  // the slowest rank's pace, the same on every rank
+                const auto all = comm.all_gather(&took, sizeof took);
+                for (int r = 0; r < comm.size(); ++r) {
+                    double t;
+                    std::memcpy(&t, all.data() + std::size_t(r) * sizeof t, sizeof t);
+                    took = std::max(took, t);
+                }
+            }
+            chunk = std::clamp<std::int64_t>(std::int64_t(0.2 / std::max(took, 1e-9)), 1, 1 << 20);
+            if (stopping) break;
+        }
+        return at;
+    };
+    // The state at a stop passed the watch, the force samples are out, everything is
+    // durable, and a checkpoint holds it (when the caller gave a way to save one).
+    auto stop_here = [&](std::int64_t step, bool checked) {
+        if (!checked) check(step, false);
+        release_forces();
+        if (sink) sink->flush();
+        if (checkpoints.save) checkpoints.save(result.force_samples);
+        result.stopped = true;
+        result.steps = step;
+        result.wall_seconds = std::chrono::duration<double>(clock::now() - t0).count();
+        result.mlups = result.wall_seconds > 0
+                           ? double(step - start) * double(spec_.stored_nodes()) / result.wall_seconds / 1e6
+                           : 0;
+        return result;
     };
 
     if (start == 0) write_output(0);
@@ -510,13 +619,8 @@ RunResult Simulation::run(OutputSink* sink, const std::function<void(const Progr
         const auto after = [&](std::int64_t every) { return every > 0 ? (step / every + 1) * every : run.steps; };
         const std::int64_t next = std::min(
             {run.steps, after(run.check_interval), after(out_every), after(force_every), after(save_every)});
-        try {
-            advance(next - step);
-        } catch (const CaseError& e) {  // an expression went bad (NaN, too fast) during the run
-            diverged(std::string("the run stopped at step ") + std::to_string(time_ + 1) + ": " + e.what() +
-                     ". The last good output is kept.");
-        }
-        step = next;
+        step = advance_to(step, next);
+        if (step < next) return stop_here(step, false);
         const bool at_check = step % run.check_interval == 0 || step == run.steps;
         if (at_check) {
             const auto o = check(step);
@@ -540,6 +644,7 @@ RunResult Simulation::run(OutputSink* sink, const std::function<void(const Progr
         if (result.steady) break;
         if (at_output && step != run.steps) write_output(step);
         if (save_every > 0 && step % save_every == 0 && step != run.steps) save_checkpoint(step, at_check);
+        if (stopping && step < run.steps) return stop_here(step, at_check);
     }
     const bool checked = step % spec_.run.check_interval == 0 || step == run.steps;
     if (!checked) check(step);

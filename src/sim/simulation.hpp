@@ -26,7 +26,8 @@ using backend::Observation;
 struct RunResult {
     std::int64_t steps = 0;
     double wall_seconds = 0, mlups = 0;
-    bool steady = false;  // stopped by the steady-state test
+    bool steady = false;   // stopped by the steady-state test
+    bool stopped = false;  // stopped on request (stop_requested) before run.steps
     Observation last{};
     /// The last force sample (one per name in forces.obstacles) and its step; empty without [forces].
     std::vector<std::array<double, 3>> forces;
@@ -37,7 +38,8 @@ struct RunResult {
 /// Checkpoints of a run (barracuda run --checkpoint-every, io/checkpoint.hpp).
 struct CheckpointSchedule {
     /// Steps between checkpoints; 0: none. With a schedule, one is also saved at the end,
-    /// so that a finished run can be taken further.
+    /// so that a finished run can be taken further. With `save` and every = 0, a
+    /// checkpoint is saved only where the run is stopped on request.
     std::int64_t every = 0;
     /// Saves the state at the simulation's time (the sink has flushed everything up to
     /// it), with the run's force samples so far.
@@ -83,8 +85,11 @@ std::int64_t available_memory(BackendChoice backend);
 
 class Simulation {
 public:
-    /// Validates the case, checks memory, then allocates the engine and sets the initial state.
-    Simulation(const CaseSpec& spec, BackendChoice backend);
+    /// Validates the case, checks memory, then allocates the engine and sets the initial
+    /// state. `before_allocation`, when given, runs between the checks and the allocation
+    /// on every rank (barracuda run claims its output directory there: a bad case writes
+    /// nothing, and an unwritable directory is found before gigabytes are allocated).
+    Simulation(const CaseSpec& spec, BackendChoice backend, const std::function<void()>& before_allocation = {});
     ~Simulation();
 
     /// Runs the case from the current time (0, or a restored checkpoint's) to
@@ -92,8 +97,13 @@ public:
     /// and at the end; a restored run does not write its first instant again. Throws
     /// DivergenceError naming the step, cell and field; nothing is written for the
     /// bad state, so the last good output stays, and no checkpoint is saved of it.
+    /// `stop_requested`, when given, is asked between chunks of steps (about 0.2 s each);
+    /// once it answers true on any rank, the run stops after the chunk on every rank:
+    /// the state is checked, the outputs made durable, a checkpoint saved through
+    /// `checkpoints.save` when there is one (also with checkpoints.every = 0), and the
+    /// result has stopped = true.
     RunResult run(OutputSink* sink, const std::function<void(const Progress&)>& progress,
-                  const CheckpointSchedule& checkpoints = {});
+                  const CheckpointSchedule& checkpoints = {}, const std::function<bool()>& stop_requested = {});
 
     /// Advances `steps` time steps, first giving the engine the faces' expression values
     /// of each step when they depend on time (FaceValues). Validation cases step through
@@ -116,7 +126,11 @@ public:
     std::vector<std::array<double, 3>> forces_all();
 
 private:
-    void create(BackendChoice backend);  // from spec_
+    void prepare(BackendChoice backend);  // checks spec_ and the memory it needs
+    void allocate();                      // the engine and its initial state
+    /// Runs one phase of the construction on every rank; a CaseError or ResourceError
+    /// on any rank is thrown on all of them.
+    static void shared_verdict(const std::function<void()>& phase);
     /// The expression faces' values at time t, handed to the engine for its next step.
     void impose_face_values(double t);
     CaseSpec spec_;

@@ -155,6 +155,8 @@ expect "tau = 0.5" 3 "model.tau" "0.5" "> 0.5" -- "${RUN[@]}" --set model.tau=0.
 expect "tau = 0.3" 3 "model.tau" "0.3" -- "${RUN[@]}" --set model.tau=0.3
 expect "viscosity = -0.1" 3 "model.viscosity" "-0.1" "> 0" -- "${RUN[@]}" --set model.viscosity=-0.1
 expect "viscosity = 0" 3 "model.viscosity" "= 0" -- "${RUN[@]}" --set model.viscosity=0
+expect "tau = 1e300 (issue 21)" 3 "model.tau = 1e+300" "at most 100" -- "${RUN[@]}" --set model.tau=1e300
+expect "viscosity = 1e6" 3 "model.tau" "at most 100" -- "${RUN[@]}" --set model.viscosity=1e6
 
 # --- the velocity limit |u| < 0.4 -------------------------------------------------
 expect "initial.velocity at the limit" 3 "initial.velocity" "0.4" "< 0.4" -- \
@@ -167,7 +169,7 @@ expect "velocity inlet above the limit (|[0.3, 0.3]| = 0.42)" 3 "boundary.x_min.
 # --- domain size ----------------------------------------------------------------------
 expect "size 0" 3 "domain.size" "[0, 16]" ">= 1" -- "${RUN[@]}" --set 'domain.size=[0, 16]'
 expect "size -3" 3 "domain.size" "[16, -3]" ">= 1" -- "${RUN[@]}" --set 'domain.size=[16, -3]'
-expect "3D lattice with a 2D size" 3 "domain.size" "[16, 16]" "D3Q19" -- "${RUN[@]}" --set model.lattice=D3Q19
+expect "3D lattice with a 2D size" 3 "domain.size" "[16, 16, 1]" "D3Q19" -- "${RUN[@]}" --set model.lattice=D3Q19
 expect "2D lattice with a 3D size" 3 "domain.size" "[16, 16, 8]" "D2Q9" -- "${RUN[@]}" --set 'domain.size=[16, 16, 8]'
 
 # --- obstacles outside the domain (files: --set cannot create an array of tables) ----
@@ -187,6 +189,9 @@ directory = "$WORK/out"
 EOF
 expect "box corner outside the domain" 3 "obstacle[0]" "block" "max" "[20, 5]" "outside the domain" -- \
     run obstacle_box.toml --backend cpu -q
+sed 's/^max = \[20, 5\]$/max = [15, 15]/; s/^min = \[2, 2\]$/min = [0, 0]/' obstacle_box.toml >obstacle_all.toml
+expect "obstacles filling the box (issue 21)" 3 "the obstacles cover every node" "no fluid" -- \
+    run obstacle_all.toml --backend cpu -q
 cat >obstacle_sphere.toml <<EOF
 [model]
 lattice = "D2Q9"
@@ -418,6 +423,23 @@ expect "unknown top-level option" 2 "--frobnicate" -- --frobnicate
 expect "unknown option to bench" 2 "--frobnicate" -- bench --frobnicate
 expect "bad --backend value" 2 "gpu" -- run base.toml --backend gpu -q
 expect "missing case file" 2 "nothere.toml" -- run nothere.toml --backend cpu -q
+# Numeric options (issue 21): the allowed range as whole numbers, values past int64 refused.
+expect "--checkpoint-every 0" 2 "--checkpoint-every: '0' is not a whole number from 1 to" -- \
+    run base.toml --backend cpu -q --checkpoint-every 0
+expect "--checkpoint-every past int64" 2 "'99999999999999999999' is not a whole number from 1 to 4611686018427387904" -- \
+    run base.toml --backend cpu -q --checkpoint-every 99999999999999999999
+expect "bench --size 0" 2 "--size: '0' is not a whole number from 1 to 1048576" -- bench --size 0
+expect "bench --size 2^21 (issue 21: std::length_error)" 2 "'2097152' is not a whole number from 1 to 1048576" -- \
+    bench --size 2097152
+expect "bench --steps 0" 2 "--steps: '0' is not a whole number" -- bench --steps 0
+expect "bench --size too large for the memory" 4 "--size 1048576 needs" "the largest that fits: --size" -- \
+    bench --backend cpu --size 1048576 --copy-bytes 1048576
+expect "validate --stop-after 0" 2 "'0' is not a positive number of seconds" -- validate --stop-after 0
+# Output directories: a file in the way, a place that cannot be written (before any allocation).
+touch a_file
+expect "--out names a file (issue 21)" 6 "a_file is a file, not a directory" -- run base.toml --backend cpu -q --out a_file
+expect "--out cannot be created (issue 21)" 6 "cannot create output directory /proc/barracuda-nope" -- \
+    run base.toml --backend cpu -q --out /proc/barracuda-nope
 
 # --- help exits 0 and prints usage ------------------------------------------------------
 for args in "--help" "run --help" "bench --help"; do

@@ -181,7 +181,7 @@ fi
 
 # --- forces.csv keeps the samples from before the divergence -----------------------------
 # The same case with a block whose force is sampled every 3 steps: the run still
-# diverges; forces.csv is complete, every row finite and before the divergence step.
+# diverges; forces.csv is complete, every row finite and from a state that passed a check.
 FOUT=$T/fout
 sed -e "s|directory = \"$OUT\"|directory = \"$FOUT\"|" case.toml >forces.toml
 cat >>forces.toml <<EOF
@@ -207,14 +207,16 @@ if [[ $rc != 5 || -z $fstep ]]; then
     show_run
 elif [[ -n $(find "$FOUT" -name '*.tmp*') ]]; then
     fail "temporary files remain in $FOUT"
-elif ! python3 - "$FOUT/forces.csv" "$fstep" <<'EOF' 2>"$T/csv_error"; then
+elif ! python3 - "$FOUT/forces.csv" "$fstep" "$CHECK" <<'EOF' 2>"$T/csv_error"; then
 import csv, math, sys
 rows = list(csv.reader(open(sys.argv[1])))
 stop = int(sys.argv[2])
 assert rows[0] == ["step", "time", "block.Fx", "block.Fy", "block.Fz", "block.C_d", "block.C_l"], rows[0]
 steps = [int(r[0]) for r in rows[1:]]
 assert steps and steps == list(range(3, 3 * len(steps) + 1, 3)), steps
-assert steps[-1] < stop and steps[-1] + 3 >= stop, (steps[-1], stop)
+# Samples wait for a check at or after their step: the rows end at the last check that passed.
+last_good = stop - int(sys.argv[3])
+assert steps[-1] <= last_good and steps[-1] + 3 > last_good, (steps[-1], stop)
 assert all(len(r) == 7 and all(math.isfinite(float(x)) for x in r) for r in rows[1:]), rows
 EOF
     fail "forces.csv after the divergence at step $fstep: $(tail -n 1 "$T/csv_error")"
@@ -222,5 +224,88 @@ EOF
 else
     echo "ok   forces.csv kept: $(($(wc -l <"$FOUT/forces.csv") - 1)) finite rows, the last before step $fstep"
 fi
+
+# --- output between checks (issue 21) -----------------------------------------------
+# The reproduction of issue 21: a lid at 0.39 over nu = 1e-5, fields every 10 steps
+# and the watch at its default interval (100), then at 1000; forces every 5 steps.
+# The run diverges; every field file it keeps and every forces.csv row must hold a
+# state that passed the watch (finite, density in [0.1, 10], |u| < 1).
+cat >between.toml <<EOF
+title = "diverging between checks"
+[model]
+lattice = "D2Q9"
+viscosity = 1e-5
+[domain]
+size = [64, 64]
+[boundary.y_max]
+type = "moving_wall"
+velocity = [0.39, 0.0]
+[[obstacle]]
+name = "block"
+shape = "box"
+min = [28, 20]
+max = [35, 27]
+[forces]
+obstacles = ["block"]
+reference_velocity = 0.39
+reference_area = 8
+interval = 5
+[run]
+steps = 20000
+[output]
+interval = 10
+formats = ["vti"]
+compression = "none"
+EOF
+cat >check_kept.py <<'PY'
+import csv, math, os, re, struct, sys
+out = sys.argv[1]
+errors = []
+listed = re.findall(r'file="([^"]+)"', open(os.path.join(out, "fields.pvd")).read())
+on_disk = sorted(f for f in os.listdir(out) if f.endswith(".vti"))
+if sorted(listed) != on_disk:
+    errors.append(f"fields.pvd lists {len(listed)} files, the directory holds {len(on_disk)}")
+for name in listed:
+    data = open(os.path.join(out, name), "rb").read()
+    base = data.find(b"_", data.find(b'<AppendedData encoding="raw">')) + 1
+    head = data[:base].decode(errors="replace")
+    for m in re.finditer(r'<DataArray type="Float64" Name="(\w+)" NumberOfComponents="(\d+)" format="appended" offset="(\d+)"', head):
+        arr, comps, off = m.group(1), int(m.group(2)), int(m.group(3))
+        (count,) = struct.unpack_from("<Q", data, base + off)
+        v = struct.unpack_from(f"<{count // 8}d", data, base + off + 8)
+        if not all(math.isfinite(x) for x in v):
+            errors.append(f"{name}: {arr} holds NaN/Inf")
+        elif arr == "density" and not all(0.1 <= x <= 10 for x in v):
+            errors.append(f"{name}: density {min(v):.3g} .. {max(v):.3g}")
+        elif arr == "velocity" and max(math.sqrt(v[i]**2 + v[i+1]**2 + v[i+2]**2) for i in range(0, len(v), 3)) >= 1:
+            errors.append(f"{name}: |u| >= 1")
+path = os.path.join(out, "forces.csv")
+rows = list(csv.reader(open(path))) if os.path.exists(path) else [[]]
+stop = int(sys.argv[2])
+for r in rows[1:]:
+    if int(r[0]) >= stop or not all(math.isfinite(float(x)) for x in r) or abs(float(r[5])) > 100:
+        errors.append(f"forces.csv row {r[:1] + r[5:6]} (step >= {stop}, not finite or |C_d| > 100)")
+        break
+for e in errors[:5]:
+    print(e, file=sys.stderr)
+if not errors:
+    print(f"{len(listed)} field files and {len(rows) - 1} force rows kept, all from good states")
+sys.exit(1 if errors else 0)
+PY
+for check in 100 1000; do
+    rc=0
+    timeout 300 "$BIN" run between.toml --backend cpu -q --out "between_$check" --set run.check_interval=$check \
+        >stdout 2>stderr || rc=$?
+    bstep=""
+    [[ $(grep -m1 "diverged" stderr || true) =~ at\ step\ ([0-9]+) ]] && bstep=${BASH_REMATCH[1]}
+    if [[ $rc != 5 || -z $bstep ]]; then
+        fail "check_interval = $check: exit $rc, expected 5 with 'diverged at step N'"
+        show_run
+    elif kept=$(python3 check_kept.py "between_$check" "$bstep" 2>&1); then
+        echo "ok   check_interval = $check: diverged at step $bstep; $kept"
+    else
+        fail "check_interval = $check: output kept after the divergence at step $bstep is bad: $kept"
+    fi
+done
 
 cli_finish divergence

@@ -4,7 +4,8 @@
 # ends (fields, PNG, force samples), also when the first sitting wrote outputs
 # past its last checkpoint before it stopped (they are dropped and written
 # again); a restart that cannot go on (no checkpoint, another case, nothing left
-# to run, a damaged file) says why, exits 3 and leaves the directory as it was.
+# to run, a damaged file) says why, exits 3 and leaves the directory as it was;
+# a damaged latest checkpoint falls back to the previous one.
 #
 # usage: bash restart.sh <path-to-barracuda> [<source-dir>]
 # BARRACUDA_BACKEND=cuda runs the same checks on the GPU (a build with the D2Q9
@@ -82,7 +83,7 @@ expect "no checkpoint" 3 "--restart: no checkpoint empty/checkpoint.bin (a run w
     run case.toml --backend $BACKEND -q --restart empty --set run.steps=300
 expect "not a directory" 3 "--restart: 'nowhere' is not a directory" -- \
     run case.toml --backend $BACKEND -q --restart nowhere
-expect "another case" 3 "was written by another case; a restart may change run.steps, run.backend and [output] only" -- \
+expect "another case" 3 "was written by another case (model.tau: 0.65 -> 0.68); a restart may change run.steps, run.backend, [output] and the title only" -- \
     run case.toml --backend $BACKEND -q --restart part --set run.steps=300 --set model.viscosity=0.06
 expect "nothing left to run" 3 "the checkpoint is at step 280 and run.steps = 280: nothing left to run; raise run.steps" -- \
     run case.toml --backend $BACKEND -q --restart part --set run.steps=280
@@ -96,11 +97,34 @@ run_ok "forces at output.interval" run sampled_at_output.toml --backend $BACKEND
     --set run.steps=100
 expect "another force interval" 3 "was written by a run sampling forces every 50 steps, this one every 40" -- \
     run sampled_at_output.toml --backend $BACKEND -q --restart at_output --set output.interval=40
+# Damaged checkpoints (issue 21): the checksum finds three flipped bytes in the
+# populations, and a cut file; alone, each is refused naming the file; beside an
+# intact previous checkpoint, the restart goes on from that one and says so.
 cp part/checkpoint.bin intact.bin
+mv part/checkpoint.previous.bin previous.bin
+flip3() { python3 -c '
+import sys
+p = sys.argv[1]; b = bytearray(open(p, "rb").read()); m = len(b) // 2
+for k in range(3): b[m + 7 * k] ^= 0x5A
+open(p, "wb").write(b)' "$1"; }
+flip3 part/checkpoint.bin
+expect "three flipped bytes" 3 "--restart: no usable checkpoint: checkpoint part/checkpoint.bin: damaged (checksum" -- \
+    run case.toml --backend $BACKEND -q --restart part --set run.steps=300
 head -c 1000 intact.bin >part/checkpoint.bin
-expect "a damaged checkpoint" 3 "truncated" -- \
+expect "a cut checkpoint" 3 "part/checkpoint.bin: truncated" -- \
     run case.toml --backend $BACKEND -q --restart part --set run.steps=300
 cp intact.bin part/checkpoint.bin
 run_ok "the restored checkpoint goes on" run case.toml --backend $BACKEND -q --restart part --set run.steps=300
+# Now checkpoint.bin is of step 300 and previous.bin of 280: damage the newest.
+flip3 part/checkpoint.bin
+run_ok "fallback to the previous checkpoint" run case.toml --backend $BACKEND -q --restart part --set run.steps=320
+if grep -qF "note: checkpoint part/checkpoint.bin: damaged (checksum" "$T/stderr" &&
+    grep -qF "going on from part/checkpoint.previous.bin (step 280)" "$T/stderr" &&
+    grep -qF "done: 40 steps (from the checkpoint at step 280 to 320)" "$T/stdout"; then
+    echo "ok   a damaged latest checkpoint falls back to the previous one and says so"
+else
+    fail "the fallback from a damaged checkpoint.bin is not reported as expected"
+    show_run
+fi
 
 cli_finish restart
