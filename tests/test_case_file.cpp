@@ -314,6 +314,15 @@ TEST(CaseFile, SizeBelowOne) {
                  {"domain.size = [16, -4, 16]", ">= 1"});
 }
 
+// Issue 21: a title is printed to the terminal and drawn into images; control
+// characters (a terminal escape here) come out as \xNN, never raw.
+TEST(CaseFile, TitleControlCharactersAreEscaped) {
+    std::string text = make_case();
+    text.replace(0, text.find('\n'), "title = \"red \\u001b[31malert\\u0007 done\"");
+    const auto spec = parse_case_string(text, {}, "test.toml");
+    EXPECT_EQ(spec.title, "red \\x1b[31malert\\x07 done");
+}
+
 TEST(CaseFile, LatticeDimensionMustMatchSize) {
     expect_error(make_case("lattice = \"D3Q19\"\ntau = 0.8", "size = [64, 64]"),
                  {"domain.size = [64, 64, 1]: lattice D3Q19 is 3D and needs three sizes with nz > 1"});

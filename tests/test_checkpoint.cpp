@@ -7,6 +7,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <string>
 #include <vector>
 
@@ -167,6 +168,34 @@ TEST(Checkpoint, RefusesAnotherEngineOrABrokenFile) {
         std::ofstream(file, std::ios::binary) << "not a checkpoint at all";
     }
     EXPECT_THROW(io::read_checkpoint(file), OutputError);
+}
+
+// Issue 21: three flipped bytes in the populations went unnoticed and gave other
+// results. The CRC-32 at the end of the file finds any change, and the refusal
+// names the file.
+TEST(Checkpoint, ChecksumFindsAChangedByte) {
+    const auto box = test::periodic_box(lattice::Kind::D2Q9, 16, 12, 1, 0.7);
+    auto e = backend::make_cpu_engine(box);
+    test::initialize_wavy(*e, box);
+    const auto file = scratch("flipped.checkpoint");
+    io::write_checkpoint(file, {5, "box", e->save_state(), {1, 2}});
+    ASSERT_TRUE(io::read_checkpoint(file).has_value());
+    std::string bytes;
+    {
+        std::ifstream in(file, std::ios::binary);
+        bytes.assign(std::istreambuf_iterator<char>(in), {});
+    }
+    for (const std::size_t at : {bytes.size() / 2, bytes.size() - 3, std::size_t(40)}) {
+        std::string changed = bytes;
+        changed[at] = char(changed[at] ^ 0x01);
+        std::ofstream(file, std::ios::binary | std::ios::trunc) << changed;
+        try {
+            io::read_checkpoint(file);
+            ADD_FAILURE() << "a checkpoint with byte " << at << " changed was read";
+        } catch (const OutputError& err) {
+            EXPECT_NE(std::string(err.what()).find(file.string()), std::string::npos) << err.what();
+        }
+    }
 }
 
 }  // namespace

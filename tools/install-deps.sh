@@ -8,5 +8,6 @@ apt-get update -qq
 apt-get install -y -qq --no-install-recommends \
   cmake ninja-build g++ make \
   libtomlplusplus-dev libcli11-dev zlib1g-dev libpng-dev libgtest-dev libmuparser-dev python3 \
-  libopenmpi-dev openmpi-bin >/dev/null
+  libopenmpi-dev openmpi-bin \
+  clang libclang-rt-dev libomp-dev >/dev/null  # the fuzz targets (tools/fuzz.sh): libFuzzer, ASan, UBSan
 echo "dependencies installed"

@@ -457,8 +457,77 @@ sim::CaseSpec read_case(const toml::table& root, const detail::Origin& origin) {
     return spec;
 }
 
-/// sim::CaseSpec::canonical: the case as toml++ writes it back (keys sorted, comments
-/// and layout gone, overrides applied), without the keys a restart may change and the
+/// One value in the canonical text: numbers with every digit (%.17g), strings quoted
+/// with their control characters and quotes escaped, arrays bracketed. Written here
+/// rather than by toml++'s formatter, whose float layout differs between its
+/// versions (the fingerprint must not change with the library) and which converts a
+/// negative logarithm to an unsigned size (undefined behaviour, found by fuzzing).
+void write_value(const toml::node& v, std::string& out) {
+    char b[40];
+    if (const auto* x = v.as_integer()) {
+        std::snprintf(b, sizeof b, "%lld", static_cast<long long>(x->get()));
+        out += b;
+    } else if (const auto* d = v.as_floating_point()) {
+        std::snprintf(b, sizeof b, "%.17g", d->get());
+        out += b;
+    } else if (const auto* t = v.as_boolean()) {
+        out += t->get() ? "true" : "false";
+    } else if (const auto* str = v.as_string()) {
+        out += '"';
+        for (const unsigned char c : str->get()) {
+            if (c == '"' || c == '\\') out += '\\', out += char(c);
+            else if (c < 0x20 || c == 0x7f) std::snprintf(b, sizeof b, "\\u%04x", c), out += b;
+            else out += char(c);
+        }
+        out += '"';
+    } else if (const auto* a = v.as_array()) {
+        out += '[';
+        for (std::size_t k = 0; k < a->size(); ++k) {
+            if (k) out += ", ";
+            if (const auto* inner = a->get(k)->as_table()) {
+                out += "{";
+                bool first = true;
+                for (const auto& [key, value] : *inner) {
+                    out += (first ? "" : ", ") + std::string(key.str()) + " = ";
+                    first = false;
+                    write_value(value, out);
+                }
+                out += "}";
+            } else {
+                write_value(*a->get(k), out);
+            }
+        }
+        out += ']';
+    } else {
+        out += "?";  // dates and times: no case key takes one (the key checker refuses them)
+    }
+}
+
+/// A table as "key = value" lines under a "[prefix]" line, keys in order, then its
+/// tables and arrays of tables (each element as [prefix.key.N]).
+void write_canonical(const toml::table& t, const std::string& prefix, std::string& out) {
+    bool header = prefix.empty();
+    for (const auto& [key, value] : t) {
+        const bool nested = value.is_table() || (value.is_array_of_tables() && !value.as_array()->empty());
+        if (nested) continue;
+        if (!header) out += "[" + prefix + "]\n", header = true;
+        out += std::string(key.str()) + " = ";
+        write_value(value, out);
+        out += '\n';
+    }
+    for (const auto& [key, value] : t) {
+        const std::string name = prefix.empty() ? std::string(key.str()) : prefix + "." + std::string(key.str());
+        if (const auto* sub = value.as_table()) {
+            write_canonical(*sub, name, out);
+        } else if (value.is_array_of_tables() && !value.as_array()->empty()) {
+            const auto& a = *value.as_array();
+            for (std::size_t k = 0; k < a.size(); ++k) write_canonical(*a.get(k)->as_table(), name + "." + std::to_string(k), out);
+        }
+    }
+}
+
+/// sim::CaseSpec::canonical: the case written back (keys sorted, comments and layout
+/// gone, overrides applied; write_canonical), without the keys a restart may change and the
 /// title, and with the relaxation time as the resolved model.tau (a case giving the
 /// viscosity and one giving the same tau are the same case).
 std::string canonical_text(const toml::table& root, const sim::CaseSpec& spec) {
@@ -476,9 +545,9 @@ std::string canonical_text(const toml::table& root, const sim::CaseSpec& spec) {
     } else {
         kept.insert_or_assign("model", toml::table{{"tau", spec.model.tau}});
     }
-    std::ostringstream text;
-    text << toml::toml_formatter(kept);
-    return text.str();
+    std::string text;
+    write_canonical(kept, "", text);
+    return text;
 }
 
 /// sim::CaseSpec::fingerprint: FNV-1a (64 bits) of the canonical text.

@@ -15,7 +15,7 @@
 #include <variant>
 #include <vector>
 
-#include <toml++/toml.h>
+#include "io/toml.hpp"
 
 namespace barracuda::io::detail {
 
