@@ -336,6 +336,17 @@ expect "boundary table via --set on a periodic axis" 3 "boundary.x_min" "periodi
 expect "s_pi on D3Q15" 3 "model.mrt.s_pi" "D3Q15 has no such moments" -- \
     "${RUN[@]}" --set model.lattice=D3Q15 --set 'domain.size=[8, 8, 8]' --set model.collision=mrt --set model.mrt.s_pi=1.2
 
+expect "an MRT rate of 2 (docs/case-file.md)" 3 "model.mrt.s_q = 2: must be in (0, 2)" -- \
+    "${RUN[@]}" --set model.collision=mrt --set model.mrt.s_q=2
+expect "a moving wall not sliding in its plane (docs/case-file.md)" 3 "boundary.y_max.velocity" "slides in its own plane" -- \
+    "${RUN[@]}" --set 'boundary.y_max.velocity=[0.1, 0.1]'
+expect "a 2D body force with gz (docs/case-file.md)" 3 "force.body" -- "${RUN[@]}" --set 'force.body=[0, 0, 1e-5]'
+printf '[model]\nlattice = "D2Q9"\ntau = 0.8\n[domain]\nsize = [16, 16]\n[obstacle]\nshape = "sphere"\ncenter = [8, 8]\nradius = 2\n' >single_obstacle.toml
+expect "[obstacle] written as one table (docs/case-file.md)" 3 "obstacle" "[[obstacle]]" -- \
+    run single_obstacle.toml --backend cpu -q
+printf '[model]\nlattice = "D2Q9"\ntau = 0.8\n[domain]\nsize = [16, 16]\n[[obstacle]]\nshape = "cylinder"\naxis = "x"\ncenter = [8, 8]\nradius = 2\n' >cylinder_x.toml
+expect "a 2D cylinder along x (docs/case-file.md)" 3 "axis" "z" -- run cylinder_x.toml --backend cpu -q
+
 # --- D3Q13 on one sub-lattice --------------------------------------------------------
 D3Q13=("${RUN[@]}" --set model.lattice=D3Q13 --set 'domain.size=[8, 8, 8]')
 cat >d3q13.toml <<EOF2
