@@ -120,16 +120,22 @@ function(barracuda_config_cost config out_cost)
   set(${out_cost} ${cost} PARENT_SCOPE)
 endfunction()
 
-# Splits a unit's configurations (a list) into parts of at most `budget` cost where
-# it can: by equilibrium first (the parts then share no output kernels), then each
-# equilibrium's configurations into consecutive runs of about equal cost. Sets
-# out_parts to the number of parts and part_<k> (k = 1..) in the caller.
-function(barracuda_split_unit configs budget out_parts)
+# The summed cost of a list of configurations.
+function(barracuda_cost_of configs out_cost)
   set(total 0)
   foreach(config IN LISTS configs)
     barracuda_config_cost("${config}" cost)
     math(EXPR total "${total} + ${cost}")
   endforeach()
+  set(${out_cost} ${total} PARENT_SCOPE)
+endfunction()
+
+# Splits a unit's configurations (a list) into parts of at most `budget` cost where
+# it can: by equilibrium first (the parts then share no output kernels), then each
+# equilibrium's configurations into consecutive runs of about equal cost. Sets
+# out_parts to the number of parts and part_<k> (k = 1..) in the caller.
+function(barracuda_split_unit configs budget out_parts)
+  barracuda_cost_of("${configs}" total)
   set(groups "all")
   set(group_all "${configs}")
   if(budget GREATER 0 AND total GREATER budget)
@@ -146,11 +152,7 @@ function(barracuda_split_unit configs budget out_parts)
   endif()
   set(parts 0)
   foreach(g IN LISTS groups)
-    set(sum 0)
-    foreach(config IN LISTS group_${g})
-      barracuda_config_cost("${config}" cost)
-      math(EXPR sum "${sum} + ${cost}")
-    endforeach()
+    barracuda_cost_of("${group_${g}}" sum)
     set(n 1)
     if(budget GREATER 0)
       math(EXPR n "(${sum} + ${budget} - 1) / ${budget}")
@@ -210,13 +212,11 @@ function(barracuda_generate_units configs maker budget template suffix dir out_s
         set(name "${base}_${k}")
       endif()
       set(instances "")
-      set(cost 0)
       foreach(config IN LISTS part_${k})
         barracuda_instance(${maker} "${config}" line)
         string(APPEND instances "${line}")
-        barracuda_config_cost("${config}" c)
-        math(EXPR cost "${cost} + ${c}")
       endforeach()
+      barracuda_cost_of("${part_${k}}" cost)
       set(unit "${name}")  # the template's @unit@
       configure_file("${template}" "${dir}/${maker}_${name}${suffix}" @ONLY)
       # Sort key: 100000 - cost, zero-padded, so that an ascending sort puts the costliest first.
