@@ -247,6 +247,7 @@ template <class L, class Eq, class Collision, class Store>
 struct StreamCollide {
     using T = typename Store::compute_type;
     using Layout = typename Gather<L, Eq, Store>::Layout;
+    using Cursor = typename Layout::Cursor;
     Gather<L, Eq, Store> in;
     Collision collision;
     bool forced;
@@ -267,6 +268,21 @@ struct StreamCollide {
         in.gather_bulk(cell, s, f);
         collide(f);
         if (in.faces.has_sponge) absorb(f, pos);
+        put_bulk(cell, s, f);
+    }
+
+    /// A bulk cell outside any absorbing layer whose cursor the caller knows: the CPU
+    /// backend sweeps runs of such cells along x that share one cursor (backend/cpu),
+    /// without the cell's position. Same sources, same arithmetic as update_bulk.
+    BARRACUDA_HD void update_bulk_at(index_t cell, const Cursor& s) const {
+        T f[L::Q];
+        in.gather_bulk(cell, s, f);
+        collide(f);
+        put_bulk(cell, s, f);
+    }
+
+    /// Stores a bulk cell's post-collision populations.
+    BARRACUDA_HD void put_bulk(index_t cell, const Cursor& s, const T (&f)[L::Q]) const {
         const std::uint32_t word = in.store.draw(cell);
         BARRACUDA_UNROLL
         for (int i = 0; i < L::Q; ++i) in.store.put(i, cell, Layout::template neighbour<L>(s, cell, i, +1), true, f[i], word);

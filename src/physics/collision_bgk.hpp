@@ -18,10 +18,14 @@ struct Bgk {
     BARRACUDA_HD void operator()(T (&f)[L::Q], const CellState<T>& s, const T (&force)[3], bool forced) const {
         const T w = les_factor > T(0) ? smagorinsky_omega<L, Eq>(f, s, tau0, les_factor) : omega;
         const T force_weight = T(1) - T(0.5) * w;
+        // The state in locals: f may alias s as far as the host compiler knows, and
+        // would otherwise reload s after every store to f (seen: BGK at 2/3 of MRT's
+        // speed on the CPU).
+        const T drho = s.drho, u[3] = {s.u[0], s.u[1], s.u[2]};
         BARRACUDA_UNROLL
         for (int i = 0; i < L::Q; ++i) {
-            T fi = f[i] - w * (f[i] - equilibrium_shifted<L, Eq>(i, s.drho, s.u));
-            if (forced) fi += force_weight * guo_source<L>(i, s.u, force);
+            T fi = f[i] - w * (f[i] - equilibrium_shifted<L, Eq>(i, drho, u));
+            if (forced) fi += force_weight * guo_source<L>(i, u, force);
             f[i] = fi;
         }
     }

@@ -32,17 +32,18 @@ struct Regularized {
 
     BARRACUDA_HD void operator()(T (&f)[L::Q], const CellState<T>& s, const T (&force)[3], bool forced) const {
         T feq[L::Q];
+        const T drho = s.drho, u[3] = {s.u[0], s.u[1], s.u[2]};  // locals: see Bgk
         T pi[6] = {T(0), T(0), T(0), T(0), T(0), T(0)}, j[3] = {T(0), T(0), T(0)};
         BARRACUDA_UNROLL
         for (int i = 0; i < L::Q; ++i) {
-            feq[i] = equilibrium_shifted<L, Eq>(i, s.drho, s.u);
+            feq[i] = equilibrium_shifted<L, Eq>(i, drho, u);
             const T d = f[i] - feq[i];
             const T c0 = T(L::c(i, 0)), c1 = T(L::c(i, 1)), c2 = T(L::c(i, 2));
             pi[0] += c0 * c0 * d, pi[1] += c1 * c1 * d, pi[2] += c2 * c2 * d;
             pi[3] += c0 * c1 * d, pi[4] += c0 * c2 * d, pi[5] += c1 * c2 * d;
             if (forced) j[0] += c0 * d, j[1] += c1 * d, j[2] += c2 * d;
         }
-        const T w = les_factor > T(0) ? smagorinsky_omega(pi, T(1) + s.drho, tau0, les_factor) : omega;
+        const T w = les_factor > T(0) ? smagorinsky_omega(pi, T(1) + drho, tau0, les_factor) : omega;
         const T keep = T(1) - w, force_weight = T(1) - T(0.5) * w;
         BARRACUDA_UNROLL
         for (int a = 0; a < 6; ++a) pi[a] *= keep;
@@ -54,7 +55,7 @@ struct Regularized {
             T fi = feq[i] + hermite2_non_equilibrium<L>(i, pi);
             if (forced) {
                 fi += T(L::w(i)) * (T(L::c(i, 0)) * j[0] + T(L::c(i, 1)) * j[1] + T(L::c(i, 2)) * j[2]);
-                fi += force_weight * guo_source<L>(i, s.u, force);
+                fi += force_weight * guo_source<L>(i, u, force);
             }
             f[i] = fi;
         }

@@ -34,16 +34,19 @@ struct Trt {
         }
         T out[L::Q];
         const T wp = T(1) - T(0.5) * omega_p, wm = T(1) - T(0.5) * omega_m;
+        const T drho = s.drho, u[3] = {s.u[0], s.u[1], s.u[2]};  // locals: see Bgk
+        T feq[L::Q];
+        BARRACUDA_UNROLL
+        for (int i = 0; i < L::Q; ++i) feq[i] = equilibrium_shifted<L, Eq>(i, drho, u);
         BARRACUDA_UNROLL
         for (int i = 0; i < L::Q; ++i) {
             const int o = L::opposite(i);
-            const T feq_i = equilibrium_shifted<L, Eq>(i, s.drho, s.u);
-            const T feq_o = equilibrium_shifted<L, Eq>(o, s.drho, s.u);
+            const T feq_i = feq[i], feq_o = feq[o];
             const T neq_plus = T(0.5) * ((f[i] + f[o]) - (feq_i + feq_o));
             const T neq_minus = T(0.5) * ((f[i] - f[o]) - (feq_i - feq_o));
             T fi = f[i] - omega_p * neq_plus - omega_m * neq_minus;
             if (forced) {
-                const T si = guo_source<L>(i, s.u, force), so = guo_source<L>(o, s.u, force);
+                const T si = guo_source<L>(i, u, force), so = guo_source<L>(o, u, force);
                 fi += wp * T(0.5) * (si + so) + wm * T(0.5) * (si - so);
             }
             out[i] = fi;
