@@ -464,19 +464,22 @@ sim::CaseSpec valid_2d() {
 TEST(CaseValidation, AValidSpecPasses) { EXPECT_NO_THROW(sim::check_case(valid_2d())); }
 
 TEST(CaseValidation, MrtDefaultsAreFilled) {
+    // D2Q9: every free rate follows tau (sim::mrt_rates), so nothing is filled.
     sim::CaseSpec s = valid_2d();
     sim::fill_model_defaults(s);
-    EXPECT_DOUBLE_EQ(s.model.mrt.s_e, 1.64);
-    EXPECT_DOUBLE_EQ(s.model.mrt.s_eps, 1.54);
-    EXPECT_DOUBLE_EQ(s.model.mrt.s_q, 1.9);
+    EXPECT_DOUBLE_EQ(s.model.mrt.s_e, 0);
+    EXPECT_DOUBLE_EQ(s.model.mrt.s_eps, 0);
+    EXPECT_DOUBLE_EQ(s.model.mrt.s_q, 0);
+    EXPECT_DOUBLE_EQ(sim::mrt_rates(s.model).s_e, 1 / s.model.tau);
 
     const sim::CaseSpec p = parse_case_string(
         make_case("lattice = \"D3Q19\"\ntau = 0.6\ncollision = \"mrt\"\n[model.mrt]\ns_e = 1.5", "size = [8, 8, 8]"));
     EXPECT_DOUBLE_EQ(p.model.mrt.s_e, 1.5);  // given: kept
     EXPECT_DOUBLE_EQ(p.model.mrt.s_eps, 1.4);
-    EXPECT_DOUBLE_EQ(p.model.mrt.s_q, 1.2);
     EXPECT_DOUBLE_EQ(p.model.mrt.s_pi, 1.4);
-    EXPECT_DOUBLE_EQ(p.model.mrt.s_m, 1.98);
+    EXPECT_DOUBLE_EQ(p.model.mrt.s_q, 0);  // the odd moments: from tau
+    EXPECT_DOUBLE_EQ(p.model.mrt.s_m, 0);
+    EXPECT_NEAR(sim::mrt_rates(p.model).s_m, 1 / (0.5 + (3.0 / 16) / 0.1), 1e-12);
 }
 
 TEST(CaseValidation, PeriodicAxesAndFacesAgree) {
@@ -491,7 +494,11 @@ TEST(CaseValidation, PeriodicAxesAndFacesAgree) {
 TEST(CaseValidation, RatesChecked) {
     sim::CaseSpec s = valid_2d();
     s.model.collision = sim::Collision::MRT;
-    expect_valid_error(s, {"model.mrt.s_e = 0", "(0, 2)"});  // not filled
+    s.model.mrt.s_e = 2;  // 0 is "from tau" (sim::mrt_rates); 2 does not relax
+    expect_valid_error(s, {"model.mrt.s_e = 2", "(0, 2)"});
+    s.model.mrt.s_e = 0;
+    s.model.mrt.s_q = -1;
+    expect_valid_error(s, {"model.mrt.s_q = -1", "(0, 2)"});
     s.model.trt_magic = 0;
     s.model.collision = sim::Collision::TRT;
     expect_valid_error(s, {"model.trt_magic = 0"});

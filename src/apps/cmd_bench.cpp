@@ -206,9 +206,14 @@ void run_config(Result& r, const sim::BackendChoice backend, const BenchOptions&
     for (int f = 0; f < 6; ++f) s.faces.type[f] = boundary::FaceType::Periodic;
     s.node_kind.assign(s.grid.cells(), boundary::Fluid);
     s.tau = 0.6;
-    s.mrt = {1.0 / s.tau, 1.19, 1.4, 1.2, 1.4, 1.98};
-    if (two_d) s.mrt = {1.0 / s.tau, 1.64, 1.54, 1.9, 1.0, 1.0};
-    if (lattice::stores_sublattice(s.lattice)) s.mrt = {1.0 / s.tau, 1.0, 1.0, 1.0, 1.0, 1.0};  // D3Q13: seed 000 §4
+    {  // the rates a case file would get by default (they do not change the work a cell)
+        sim::CaseSpec rates;
+        rates.model.lattice = s.lattice;
+        rates.model.tau = s.tau;
+        sim::fill_model_defaults(rates);
+        const sim::MrtRates m = sim::mrt_rates(rates.model);
+        s.mrt = {1.0 / s.tau, m.s_e, m.s_eps, m.s_q, m.s_pi, m.s_m};
+    }
     auto engine = cuda ? backend::make_cuda_engine(s) : backend::make_cpu_engine(s);
     r.engine = engine->description();
     const std::string want_precision = storage::name_of(c.precision), want_pattern = storage::name_of(c.pattern);

@@ -79,11 +79,11 @@ void check_model(const CaseSpec& spec) {
         check_rate("s_e", m.mrt.s_e);
         check_rate("s_m", m.mrt.s_m);
     } else if (m.collision == Collision::MRT) {  // every lattice; the free rates it has (mrt_basis.hpp)
-        check_rate("s_e", m.mrt.s_e);
-        check_rate("s_eps", m.mrt.s_eps);
-        check_rate("s_q", m.mrt.s_q);
+        if (m.mrt.s_e != 0) check_rate("s_e", m.mrt.s_e);  // D2Q9: 0, from tau (mrt_rates)
+        if (m.mrt.s_eps != 0) check_rate("s_eps", m.mrt.s_eps);
+        if (m.mrt.s_q != 0) check_rate("s_q", m.mrt.s_q);  // 0: from tau (mrt_rates), in (0, 2) for tau > 1/2
         if (m.lattice == lattice::Kind::D3Q19 || m.lattice == lattice::Kind::D3Q27) check_rate("s_pi", m.mrt.s_pi);
-        if (m.lattice != lattice::Kind::D2Q9) check_rate("s_m", m.mrt.s_m);
+        if (m.lattice != lattice::Kind::D2Q9 && m.mrt.s_m != 0) check_rate("s_m", m.mrt.s_m);
     }
 }
 
@@ -332,18 +332,14 @@ void fill_model_defaults(CaseSpec& spec) {
     auto fill = [](double& rate, double value) {
         if (rate == 0) rate = value;
     };
+    // s_q and s_m stay 0 ("from tau", mrt_rates) except on D3Q13.
     switch (spec.model.lattice) {
-        case lattice::Kind::D2Q9:  // Lallemand & Luo 2000
-            fill(r.s_e, 1.64);
-            fill(r.s_eps, 1.54);
-            fill(r.s_q, 1.9);
+        case lattice::Kind::D2Q9:  // s_e and s_eps too follow tau (mrt_rates)
             break;
         case lattice::Kind::D3Q19:  // d'Humières et al. 2002
             fill(r.s_e, 1.19);
             fill(r.s_eps, 1.4);
-            fill(r.s_q, 1.2);
             fill(r.s_pi, 1.4);
-            fill(r.s_m, 1.98);
             break;
         case lattice::Kind::D3Q13:  // seed 000 §4: "a good choice is to set these values to one"
             fill(r.s_e, 1.0);
@@ -352,17 +348,27 @@ void fill_model_defaults(CaseSpec& spec) {
         case lattice::Kind::D3Q15:  // d'Humières et al. 2002
             fill(r.s_e, 1.6);
             fill(r.s_eps, 1.2);
-            fill(r.s_q, 1.6);
-            fill(r.s_m, 1.2);
             break;
-        case lattice::Kind::D3Q27:  // no tuned set for this basis: the non-hydrodynamic moments relax to equilibrium
+        case lattice::Kind::D3Q27:  // no tuned set for this basis: the even non-hydrodynamic moments relax to equilibrium
             fill(r.s_e, 1.0);
             fill(r.s_eps, 1.0);
-            fill(r.s_q, 1.0);
             fill(r.s_pi, 1.0);
-            fill(r.s_m, 1.0);
             break;
     }
+}
+
+double mrt_odd_rate(double tau, double magic) { return 1.0 / (0.5 + magic / (tau - 0.5)); }
+
+MrtRates mrt_rates(const ModelSpec& model) {
+    MrtRates r = model.mrt;
+    const double odd = mrt_odd_rate(model.tau, model.trt_magic);
+    if (r.s_q == 0) r.s_q = odd;
+    if (r.s_m == 0) r.s_m = odd;
+    if (model.lattice == lattice::Kind::D2Q9) {
+        if (r.s_e == 0) r.s_e = 1.0 / model.tau;
+        if (r.s_eps == 0) r.s_eps = 1.0 / model.tau;
+    }
+    return r;
 }
 
 void check_case(const CaseSpec& spec) {

@@ -24,8 +24,30 @@ std::string unknown_obstacle_text(const CaseSpec& spec, const std::string& name)
 /// The case as the backend's offer rules see it (backend/offered.hpp).
 backend::Request offer_request(const CaseSpec& spec, bool several_ranks);
 
-/// Fills MRT defaults for the chosen lattice where the case left them at 0.
+/// Fills MRT defaults for the chosen lattice where the case left them at 0, except
+/// the rates of the odd moments (s_q, s_m; D3Q13 aside), which follow tau: see
+/// mrt_rates.
 void fill_model_defaults(CaseSpec& spec);
+
+/// The rate of MRT's odd non-conserved moments (heat flux q, third-order m) that
+/// makes them relax as TRT's odd part does: omega- = 1 / (1/2 + Lambda / (tau - 1/2)),
+/// Lambda = model.trt_magic (3/16: half-way bounce-back walls exactly half-way for
+/// Poiseuille flow whatever tau is; Ginzburg, Verhaeghe & d'Humieres 2008).
+double mrt_odd_rate(double tau, double magic);
+
+/// The MRT rates of a run: the case's where given, fill_model_defaults' constants,
+/// and the odd moments' rates from tau (mrt_odd_rate) where the case gave none.
+/// Why: the published sets relax q and m at constant rates near 2 (D2Q9 s_q = 1.9,
+/// Lallemand & Luo 2000; D3Q19 s_m = 1.98, d'Humieres et al. 2002), which barely
+/// damp the ghost modes a Zou-He face or a corner excites every step: a D2Q9
+/// channel (tau 0.56, u 0.075) diverged at step 300 at the inlet corner and a D3Q19
+/// duct (tau 0.59, u 0.05) at step 100, where TRT ran (issue 20). With q and m at
+/// omega- both run, and MRT keeps its tuned even rates (bulk viscosity e, eps, pi),
+/// except on D2Q9: there Lallemand & Luo's s_e = 1.64, s_eps = 1.54 still diverged
+/// where TRT ran (Zou-He inlet with velocity or free-slip sides, tau 0.52: the
+/// validation case stability-map), and every other pair tried did too except
+/// s_e = s_eps = 1/tau, which with s_q = omega- is TRT. Given rates are kept as given.
+MrtRates mrt_rates(const ModelSpec& model);
 
 /// Bytes of accelerator (or host, for the CPU backend) memory a run needs:
 /// two copies of Q populations, one node-kind byte per cell, and the host

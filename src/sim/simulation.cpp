@@ -191,8 +191,8 @@ backend::EngineSetup engine_setup(const CaseSpec& spec, const parallel::Subdomai
     s.tau = spec.model.tau;
     s.trt_magic = spec.model.trt_magic;
     s.smagorinsky = spec.model.smagorinsky;
-    s.mrt = {1.0 / spec.model.tau, spec.model.mrt.s_e, spec.model.mrt.s_eps, spec.model.mrt.s_q,
-             spec.model.mrt.s_pi, spec.model.mrt.s_m};
+    const MrtRates mrt = mrt_rates(spec.model);
+    s.mrt = {1.0 / spec.model.tau, mrt.s_e, mrt.s_eps, mrt.s_q, mrt.s_pi, mrt.s_m};
     for (int a = 0; a < 3; ++a) s.force[a] = spec.body_force[a];
     return s;
 }
