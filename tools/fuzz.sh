@@ -6,7 +6,7 @@
 # A crash, a hang (-timeout), a sanitizer report or a leak stops that target
 # with its reproducer under build-fuzz/artifacts/ and makes the script fail.
 #
-#   bash tools/fuzz.sh            # 10 s per target (CI)
+#   bash tools/fuzz.sh 5          # 5 s per target (CI)
 #   bash tools/fuzz.sh 900 case   # 15 minutes of the case reader alone
 #
 # Needs clang and its libFuzzer runtime (Debian: clang libclang-rt-dev libomp-dev).
