@@ -172,6 +172,14 @@ expect "size -3" 3 "domain.size" "[16, -3]" ">= 1" -- "${RUN[@]}" --set 'domain.
 expect "3D lattice with a 2D size" 3 "domain.size" "[16, 16, 1]" "D3Q19" -- "${RUN[@]}" --set model.lattice=D3Q19
 expect "2D lattice with a 3D size" 3 "domain.size" "[16, 16, 8]" "D2Q9" -- "${RUN[@]}" --set 'domain.size=[16, 16, 8]'
 
+# --- refusals quoted in docs/case-file.md ------------------------------------------------
+expect "lattice misspelt" 3 'model.lattice = "D2Q8"' 'did you mean "D2Q9"' -- "${RUN[@]}" --set model.lattice=D2Q8
+expect "entropic on D3Q19" 3 'model.collision = "entropic"' "not for D3Q19" "configurations offered" -- \
+    "${RUN[@]}" --set model.lattice=D3Q19 --set 'domain.size=[8, 8, 8]' --set model.collision=entropic
+expect "density range without 1" 3 "run.density_range = [0.5, 0.9]" "0 < min < 1 < max" -- \
+    "${RUN[@]}" --set 'run.density_range=[0.5, 0.9]'
+expect "MRT rate 2 (0 < s < 2)" 3 "model.mrt.s_q" "(0, 2)" -- "${RUN[@]}" --set model.collision=mrt --set model.mrt.s_q=2
+
 # --- obstacles outside the domain (files: --set cannot create an array of tables) ----
 cat >obstacle_box.toml <<EOF
 [model]
