@@ -15,6 +15,7 @@
 #include "common/error.hpp"
 #include "io/output_dir.hpp"
 #include "io/png_plot.hpp"
+#include "parallel/comm.hpp"
 #include "sim/simulation.hpp"
 #include "validation/report.hpp"
 
@@ -76,6 +77,16 @@ int validate_command(const ValidateOptions& o) {
     if (o.list) {
         list_cases();
         return Ok;
+    }
+    // The cases read whole fields on one rank (profiles, norms, forces) and size
+    // themselves for one GPU or the CPU; under several ranks each rank ran its own copy
+    // into its own directory and cases that initialise from a closed form failed.
+    if (const int ranks = parallel::Comm::world().size(); ranks > 1) {
+        if (parallel::Comm::world().rank() == 0)
+            std::cerr << "error: barracuda validate runs on one rank (" << ranks
+                      << " here): its cases size themselves for one GPU or the CPU and compare whole fields; "
+                         "run it without mpirun\n";
+        return UsageError;
     }
     std::vector<const validation::Case*> chosen;
     for (const auto& name : o.names) {

@@ -36,6 +36,15 @@ grep -qF 'Source="fields_00000200_r0001.vti"' two/fields_00000200.pvti || fail "
 grep -qF 'fields_00000200.pvti' two/fields.pvd || fail "fields.pvd does not list the .pvti"
 ((failures)) || echo "ok   1 and 2 ranks agree; pieces, .pvti and .pvd written"
 
+# validate runs on one rank: refused under two, before anything is written (each rank
+# used to run its own copy into its own directory, and womersley failed to initialise).
+rc=0
+"${MPI[@]}" "$BIN" validate --short --backend cpu --out vout womersley >"$T/stdout" 2>"$T/stderr" || rc=$?
+[[ $rc == 2 ]] || { fail "validate on 2 ranks: exit $rc, expected 2"; show_run; }
+grep -qF "barracuda validate runs on one rank (2 here)" "$T/stderr" || { fail "validate on 2 ranks: no clear refusal"; show_run; }
+[[ ! -e vout && ! -e vout-1 ]] || fail "validate on 2 ranks wrote a directory"
+((failures)) || echo "ok   validate refused on 2 ranks"
+
 # Checkpoints of a decomposed run, one file per rank: sitting 1 ends at step 100
 # (an output and force step), sitting 2 goes on to 200 and ends where one sitting does.
 rc=0
