@@ -13,6 +13,13 @@
 
 namespace barracuda::physics {
 
+/// omega- = 1/tau- for the magic parameter Lambda = (tau+ - 1/2)(tau- - 1/2). Also the
+/// default rate of MRT's odd moments (sim::mrt_rates), so that they relax as TRT's do.
+template <class T>
+BARRACUDA_HD T trt_omega_minus(T tau_plus, T magic) {
+    return T(1) / (T(0.5) + magic / (tau_plus - T(0.5)));
+}
+
 template <class L, class Eq, class T>
 struct Trt {
     T omega_plus, omega_minus;
@@ -21,16 +28,14 @@ struct Trt {
     T magic = T(0);       // Lambda, for the LES closure
 
     static Trt from_tau(double tau, double magic, double les_factor = 0) {
-        const double tau_minus = 0.5 + magic / (tau - 0.5);
-        return Trt{T(1.0 / tau), T(1.0 / tau_minus), T(les_factor), T(tau), T(magic)};
+        return Trt{T(1.0 / tau), T(trt_omega_minus(tau, magic)), T(les_factor), T(tau), T(magic)};
     }
 
     BARRACUDA_HD void operator()(T (&f)[L::Q], const CellState<T>& s, const T (&force)[3], bool forced) const {
         T omega_p = omega_plus, omega_m = omega_minus;
         if (les_factor > T(0)) {
             omega_p = smagorinsky_omega<L, Eq>(f, s, tau0, les_factor);
-            const T tau_p = T(1) / omega_p;
-            omega_m = T(1) / (T(0.5) + magic / (tau_p - T(0.5)));
+            omega_m = trt_omega_minus(T(1) / omega_p, magic);
         }
         T out[L::Q];
         const T wp = T(1) - T(0.5) * omega_p, wm = T(1) - T(0.5) * omega_m;

@@ -8,6 +8,7 @@
 
 #include "backend/offered.hpp"
 #include "common/error.hpp"
+#include "physics/collision_trt.hpp"
 #include "sim/face_values.hpp"
 
 namespace barracuda::sim {
@@ -357,11 +358,9 @@ void fill_model_defaults(CaseSpec& spec) {
     }
 }
 
-double mrt_odd_rate(double tau, double magic) { return 1.0 / (0.5 + magic / (tau - 0.5)); }
-
 MrtRates mrt_rates(const ModelSpec& model) {
     MrtRates r = model.mrt;
-    const double odd = mrt_odd_rate(model.tau, model.trt_magic);
+    const double odd = physics::trt_omega_minus(model.tau, model.trt_magic);
     if (r.s_q == 0) r.s_q = odd;
     if (r.s_m == 0) r.s_m = odd;
     if (model.lattice == lattice::Kind::D2Q9) {

@@ -29,14 +29,11 @@ backend::Request offer_request(const CaseSpec& spec, bool several_ranks);
 /// mrt_rates.
 void fill_model_defaults(CaseSpec& spec);
 
-/// The rate of MRT's odd non-conserved moments (heat flux q, third-order m) that
-/// makes them relax as TRT's odd part does: omega- = 1 / (1/2 + Lambda / (tau - 1/2)),
-/// Lambda = model.trt_magic (3/16: half-way bounce-back walls exactly half-way for
-/// Poiseuille flow whatever tau is; Ginzburg, Verhaeghe & d'Humieres 2008).
-double mrt_odd_rate(double tau, double magic);
-
 /// The MRT rates of a run: the case's where given, fill_model_defaults' constants,
-/// and the odd moments' rates from tau (mrt_odd_rate) where the case gave none.
+/// and, where the case gave none, the odd non-conserved moments' (heat flux q,
+/// third-order m) at TRT's omega- (physics::trt_omega_minus) for Lambda =
+/// model.trt_magic: with 3/16, half-way bounce-back walls sit exactly half-way for
+/// Poiseuille flow whatever tau is (Ginzburg, Verhaeghe & d'Humieres 2008).
 /// Why: the published sets relax q and m at constant rates near 2 (D2Q9 s_q = 1.9,
 /// Lallemand & Luo 2000; D3Q19 s_m = 1.98, d'Humieres et al. 2002), which barely
 /// damp the ghost modes a Zou-He face or a corner excites every step: a D2Q9

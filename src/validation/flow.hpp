@@ -44,7 +44,9 @@ struct RunCheckpoint {
     void save(sim::Simulation& s, const std::vector<double>& values) const;
 };
 
-/// Throws DivergenceError when the state holds NaN/Inf or a density outside [0.5, 2].
+/// Whether an observation shows a diverged state: NaN/Inf or a density outside [0.5, 2].
+bool diverged(const sim::Observation& o);
+/// Throws DivergenceError when the state has diverged (diverged()).
 void check_state(sim::Simulation& s, const std::string& what);
 
 /// Centre-line profiles of a cubic (3D) or square (2D, nz = 1) box of edge n, the

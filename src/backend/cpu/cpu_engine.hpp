@@ -176,8 +176,9 @@ public:
 
 private:
     using Cursor = typename Kernel::Cursor;
-    /// Consecutive bulk cells of one row that share a cursor (every cell of a row but
-    /// its two ends, on a dense box) and lie in no absorbing layer.
+    /// Consecutive bulk cells that share a cursor (on a dense box, every cell of a row
+    /// but its two ends) and lie in no absorbing layer: a cell may join a run when its
+    /// own cursor is the run's, which is all update_bulk_at needs.
     struct Run {
         storage::index_t first;
         std::int64_t count;
@@ -190,7 +191,6 @@ private:
         const auto layout = storage::layout_of<typename Gather::Layout>(setup_.grid);
         const bool sponge = setup_.faces.has_sponge;
         auto same = [](const Cursor& a, const Cursor& b) { return std::memcmp(&a, &b, sizeof(Cursor)) == 0; };
-        int row = -1;  // the row (y + n_y z) of the open run
         for (std::int64_t c = 0; c < cells_; ++c) {
             const std::uint8_t k = class_[std::size_t(c)];
             if (k != kernel::Bulk && k != kernel::Boundary) continue;
@@ -198,14 +198,10 @@ private:
                 int pos[3];
                 layout.position(c, pos);
                 const Cursor s = layout.cursor(pos);
-                const int r = pos[1] + setup_.grid.n[1] * pos[2];
-                if (!runs_.empty() && r == row && runs_.back().first + runs_.back().count == c &&
-                    same(runs_.back().cursor, s)) {
+                if (!runs_.empty() && runs_.back().first + runs_.back().count == c && same(runs_.back().cursor, s))
                     ++runs_.back().count;
-                } else {
+                else
                     runs_.push_back({c, 1, s});
-                    row = r;
-                }
                 continue;
             }
             others_.push_back(c);
