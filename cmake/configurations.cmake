@@ -1,19 +1,21 @@
 # The configuration table (src/configurations.txt) -> the engine units and the
 # registry's table. Each row of the table names a lattice, precision,
-# equilibrium, collision and streaming pattern; a comma-separated list in a
+# equilibrium, collision and streaming pattern, and optionally a sixth column,
+# the coupled scalar's lattice (none when absent); a comma-separated list in a
 # column offers each of its values (the row is their product).
 #
 # barracuda_read_configurations(<table> <out_rows> <out_configs>)
 #   out_rows:    the rows as written (comments and spacing dropped)
-#   out_configs: one entry per configuration, "LATTICE|PRECISION|EQUILIBRIUM|COLLISION|PATTERN"
-#                in the C++ enumerators' spelling (D3Q19|FP32|Compressible|BGK|TwoCopy)
+#   out_configs: one entry per configuration, "LATTICE|PRECISION|EQUILIBRIUM|COLLISION|PATTERN|SCALAR"
+#                in the C++ enumerators' spelling (D3Q19|FP32|Compressible|BGK|TwoCopy|None)
 function(barracuda_read_configurations table out_rows out_configs)
   set(map_lattice "D2Q9=D2Q9" "D3Q13=D3Q13" "D3Q15=D3Q15" "D3Q19=D3Q19" "D3Q27=D3Q27")
   set(map_precision "fp64=FP64" "fp32=FP32" "fp16=FP16")
   set(map_equilibrium "compressible=Compressible" "incompressible=Incompressible")
   set(map_collision "bgk=BGK" "trt=TRT" "mrt=MRT" "regularized=Regularized" "entropic=Entropic")
   set(map_streaming "two-copy=TwoCopy" "in-place=InPlace")
-  set(columns lattice precision equilibrium collision streaming)
+  set(map_scalar "none=None" "D2Q4=D2Q4" "D2Q5=D2Q5" "D3Q6=D3Q6" "D3Q7=D3Q7")
+  set(columns lattice precision equilibrium collision streaming scalar)
   file(STRINGS "${table}" lines)
   set(rows "")
   set(configs "")
@@ -27,8 +29,10 @@ function(barracuda_read_configurations table out_rows out_configs)
     endif()
     string(REGEX REPLACE "[ \t]+" ";" cells "${line}")
     list(LENGTH cells n)
-    if(NOT n EQUAL 5)
-      message(FATAL_ERROR "${table}:${number}: a row has 5 columns (${columns}), this one ${n}: ${line}")
+    if(n EQUAL 5)
+      list(APPEND cells none)
+    elseif(NOT n EQUAL 6)
+      message(FATAL_ERROR "${table}:${number}: a row has 5 or 6 columns (${columns}), this one ${n}: ${line}")
     endif()
     string(REPLACE ";" "  " shown "${cells}")
     list(APPEND rows "${shown}")
@@ -63,11 +67,13 @@ function(barracuda_read_configurations table out_rows out_configs)
         foreach(e IN LISTS mapped_equilibrium)
           foreach(c IN LISTS mapped_collision)
             foreach(s IN LISTS mapped_streaming)
-              set(config "${l}|${p}|${e}|${c}|${s}")
-              if(config IN_LIST configs)
-                message(FATAL_ERROR "${table}:${number}: ${l} ${p} ${e} ${c} ${s} is offered by an earlier row too")
-              endif()
-              list(APPEND configs "${config}")
+              foreach(x IN LISTS mapped_scalar)
+                set(config "${l}|${p}|${e}|${c}|${s}|${x}")
+                if(config IN_LIST configs)
+                  message(FATAL_ERROR "${table}:${number}: ${l} ${p} ${e} ${c} ${s} ${x} is offered by an earlier row too")
+                endif()
+                list(APPEND configs "${config}")
+              endforeach()
             endforeach()
           endforeach()
         endforeach()
@@ -79,7 +85,7 @@ function(barracuda_read_configurations table out_rows out_configs)
 endfunction()
 
 # The unit a configuration compiles in: <lattice>_<precision>_<pattern>, lower case
-# (d3q19_fp32_two_copy). Units compile in parallel; each holds the kernels of one
+# (d3q19_fp32_two_copy), with _<scalar> for a coupled scalar (d3q19_fp32_two_copy_d3q7). Units compile in parallel; each holds the kernels of one
 # store, so the output and reduction kernels (which depend on the lattice,
 # equilibrium and store, not on the collision) are compiled once per unit.
 function(barracuda_unit_of config out_unit out_group)
@@ -87,20 +93,25 @@ function(barracuda_unit_of config out_unit out_group)
   list(GET f 0 l)
   list(GET f 1 p)
   list(GET f 4 s)
+  list(GET f 5 x)
   string(TOLOWER "${l}_${p}" group)
   if(s STREQUAL "TwoCopy")
     set(s "two_copy")
   else()
     set(s "in_place")
   endif()
-  set(${out_unit} "${group}_${s}" PARENT_SCOPE)
+  set(unit "${group}_${s}")
+  if(NOT x STREQUAL "None")
+    string(TOLOWER "${unit}_${x}" unit)
+  endif()
+  set(${out_unit} "${unit}" PARENT_SCOPE)
   set(${out_group} "${group}" PARENT_SCOPE)
 endfunction()
 
 # The compile cost of a configuration's stream-collide kernels, in the CUDA units'
 # measure: Q populations times the kernels (bulk and boundary; twice as many in
 # place, one pair per parity), twice that for the entropic collision (its root
-# solve). Measured on the 16-core GPU machine at sm_90 (issue 26), a unit compiled
+# solve), plus the coupled scalar's Q. Measured on the 16-core GPU machine at sm_90 (issue 26), a unit compiled
 # in about 0.4 s per cost point plus about 20 s of its own (the output kernels,
 # the host code): d3q27_fp32_two_copy, cost 540, 226 s; d3q19_fp64_two_copy, 304,
 # 128 s; d3q13_fp16_two_copy, 26, 25 s.
@@ -109,7 +120,12 @@ function(barracuda_config_cost config out_cost)
   list(GET f 0 l)
   list(GET f 3 c)
   list(GET f 4 s)
+  list(GET f 5 x)
   string(REGEX REPLACE "D[0-9]Q" "" q "${l}")
+  if(NOT x STREQUAL "None")
+    string(REGEX REPLACE "D[0-9]Q" "" qx "${x}")
+    math(EXPR q "${q} + ${qx}")
+  endif()
   math(EXPR cost "${q} * 2")
   if(s STREQUAL "InPlace")
     math(EXPR cost "${cost} * 2")
@@ -184,7 +200,8 @@ function(barracuda_instance maker config out)
   list(GET f 2 e)
   list(GET f 3 c)
   list(GET f 4 s)
-  set(${out} "template std::unique_ptr<Engine> ${maker}<lattice::Kind::${l}, storage::Precision::${p}, physics::EquilibriumKind::${e}, physics::CollisionKind::${c}, storage::Pattern::${s}>(const EngineSetup&);\n" PARENT_SCOPE)
+  list(GET f 5 x)
+  set(${out} "template std::unique_ptr<Engine> ${maker}<lattice::Kind::${l}, storage::Precision::${p}, physics::EquilibriumKind::${e}, physics::CollisionKind::${c}, storage::Pattern::${s}, lattice::ScalarKind::${x}>(const EngineSetup&);\n" PARENT_SCOPE)
 endfunction()
 
 # barracuda_generate_units(<configs> <maker> <budget> <template> <suffix> <dir> <out_sources>)

@@ -40,6 +40,8 @@ struct Config {
     physics::CollisionKind collision = physics::CollisionKind::BGK;
     storage::Precision precision = storage::Precision::FP32;
     storage::Pattern pattern = storage::Pattern::TwoCopy;
+    lattice::ScalarKind scalar = lattice::ScalarKind::None;
+    double smagorinsky = 0;
     int size = 0;
 };
 
@@ -75,6 +77,13 @@ physics::CollisionKind collision_of(const std::string& s) {
 }
 storage::Precision precision_of(const std::string& s) {
     return s == "fp64" ? storage::Precision::FP64 : s == "fp16" ? storage::Precision::FP16 : storage::Precision::FP32;
+}
+lattice::ScalarKind scalar_of(const std::string& s) {
+    return s == "D2Q4"   ? lattice::ScalarKind::D2Q4
+           : s == "D2Q5" ? lattice::ScalarKind::D2Q5
+           : s == "D3Q6" ? lattice::ScalarKind::D3Q6
+           : s == "D3Q7" ? lattice::ScalarKind::D3Q7
+                         : lattice::ScalarKind::None;
 }
 storage::Pattern pattern_of(const std::string& s) {
     return s == "in-place" ? storage::Pattern::InPlace : storage::Pattern::TwoCopy;
@@ -201,6 +210,14 @@ void run_config(Result& r, const sim::BackendChoice backend, const BenchOptions&
     s.collision = c.collision;
     s.precision = c.precision;
     s.pattern = c.pattern;
+    s.smagorinsky = c.smagorinsky;
+    // A coupled temperature does its whole work on a periodic box too: a buoyancy acts on
+    // every cell (theta starts at 1 below, so the force is never zero).
+    s.scalar = c.scalar;
+    s.thermal.diffusivity = 0.02;
+    s.thermal.lambda = 3.0 / 16.0;
+    s.thermal.buoyancy[1] = 1e-6;
+    s.thermal.initial = 1.0;
     const bool two_d = s.lattice == lattice::Kind::D2Q9;
     s.grid = {{n, n, two_d ? 1 : n}, {true, true, true}, lattice::stores_sublattice(s.lattice)};
     for (int f = 0; f < 6; ++f) s.faces.type[f] = boundary::FaceType::Periodic;
@@ -340,6 +357,8 @@ void print_json(const Header& h, const BenchOptions& o, const std::vector<Result
         j += ", \"collision\": " + json_string(physics::name_of(c.collision));
         j += ", \"precision\": " + json_string(storage::name_of(c.precision));
         j += ", \"streaming\": " + json_string(storage::name_of(c.pattern));
+        j += ", \"scalar\": " + json_string(std::string(lattice::name_of(c.scalar)));
+        j += ", \"smagorinsky\": " + json_number(c.smagorinsky);
         j += ", \"size\": " + json_int(c.size);
         j += ", \"cells\": " + json_int(r.cells);
         if (r.box[0] > 0) {
@@ -410,6 +429,8 @@ void print_table_row(const Result& r) {
                     format_count(double(r.largest_cells)).c_str());
         if (r.box[0] > 0)
             std::printf("  box %dx%dx%d as [%d, %d, %d]", r.box[0], r.box[1], r.box[2], r.dims[0], r.dims[1], r.dims[2]);
+        if (c.scalar != lattice::ScalarKind::None) std::printf("  + %s", std::string(lattice::name_of(c.scalar)).c_str());
+        if (c.smagorinsky > 0) std::printf("  LES C %.2f", c.smagorinsky);
         std::printf("\n");
     }
     std::fflush(stdout);
@@ -454,17 +475,21 @@ int bench_command(const BenchOptions& o) {
         for (const auto& l : or_default(o.lattices, std::string("D3Q19")))
             for (const auto& col : or_default(o.collisions, std::string(lattice_of(l) == lattice::Kind::D3Q13 ? "mrt" : "bgk")))
                 for (const auto& p : or_default(o.precisions, std::string("fp32")))
-                    for (const auto& st : or_default(o.streamings, std::string("two-copy"))) {
-                        Config c;
-                        c.lattice = lattice_of(l);
-                        c.collision = collision_of(col);
-                        c.precision = precision_of(p);
-                        c.pattern = pattern_of(st);
-                        for (int n : or_default(o.sizes, default_size(c.lattice, cuda))) {
-                            c.size = n;
-                            configs.push_back(c);
-                        }
-                    }
+                    for (const auto& st : or_default(o.streamings, std::string("two-copy")))
+                        for (const auto& x : or_default(o.scalars, std::string("none")))
+                            for (const double les : or_default(o.smagorinsky, 0.0)) {
+                                Config c;
+                                c.lattice = lattice_of(l);
+                                c.collision = collision_of(col);
+                                c.precision = precision_of(p);
+                                c.pattern = pattern_of(st);
+                                c.scalar = scalar_of(x);
+                                c.smagorinsky = les;
+                                for (int n : or_default(o.sizes, default_size(c.lattice, cuda))) {
+                                    c.size = n;
+                                    configs.push_back(c);
+                                }
+                            }
 
         if (!o.json && lead) print_table_header(h, o);
         std::vector<Result> results;
@@ -472,8 +497,8 @@ int bench_command(const BenchOptions& o) {
         for (const auto& c : configs) {
             Result r;
             r.config = c;
-            const std::int64_t per_cell =
-                storage::memory_bytes_per_cell(lattice::velocities_of(c.lattice), c.precision, c.pattern);
+            const std::int64_t per_cell = storage::memory_bytes_per_cell(
+                lattice::velocities_of(c.lattice) + lattice::velocities_of(c.scalar), c.precision, c.pattern);
             r.largest_cells = h.available_memory / per_cell * (o.weak ? 1 : comm.size());
             r.largest_edge = edge_of(c.lattice, r.largest_cells);
             // The box's cells in floating point first: an edge of 2^21 has 2^63 cells in 3D,
@@ -486,6 +511,8 @@ int bench_command(const BenchOptions& o) {
             probe.collision = c.collision;
             probe.precision = c.precision;
             probe.pattern = c.pattern;
+            probe.scalar = c.scalar;
+            probe.smagorinsky = c.smagorinsky;
             probe.grid.sublattice = lattice::stores_sublattice(c.lattice);
             try {
                 auto request = backend::request_of(probe);

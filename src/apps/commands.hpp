@@ -28,6 +28,8 @@ struct BenchOptions {
     // list takes the default (D3Q19, bgk, fp32, two-copy; the size from the
     // lattice and backend: 256 / 4096 for D2Q9 on a GPU, 64 / 512 on the CPU).
     std::vector<std::string> lattices, collisions, precisions, streamings;
+    std::vector<std::string> scalars;  // a coupled temperature lattice ("none", "D3Q7", ...)
+    std::vector<double> smagorinsky;   // LES constants (0: none)
     std::vector<int> sizes;  // cube edge (square edge for D2Q9)
     std::string backend = "auto";
     int steps = 0;  // timed steps per repetition; 0: chosen from the size

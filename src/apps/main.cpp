@@ -118,6 +118,15 @@ int run_main(int argc, char** argv) {
     bench_cmd->add_option("--streaming", bench.streamings, "two-copy or in-place (default two-copy); several values or repeated")
         ->check(CLI::IsMember({"two-copy", "in-place"}))
         ->delimiter(',');
+    bench_cmd->add_option("--scalar", bench.scalars,
+                          "A coupled temperature lattice: none, D3Q7, D3Q6 (3D) or D2Q5, D2Q4 (D2Q9) (default none); "
+                          "several values or repeated")
+        ->check(CLI::IsMember({"none", "D2Q4", "D2Q5", "D3Q6", "D3Q7"}))
+        ->delimiter(',');
+    bench_cmd->add_option("--smagorinsky", bench.smagorinsky,
+                          "Smagorinsky constant of the LES closure (default 0: none); several values or repeated")
+        ->check(CLI::Range(0.0, 1.0))
+        ->delimiter(',');
     bench_cmd->add_option("--backend", bench.backend, "auto, cpu or cuda")->check(CLI::IsMember({"auto", "cpu", "cuda"}));
     bench_cmd->add_option("--steps", bench.steps, "Timed steps per repetition (default: from the size)")
         ->check(whole_number(INT32_MAX));

@@ -1,6 +1,6 @@
-// A configuration: the five compile-time choices of a fused stream-collide
+// A configuration: the compile-time choices of a fused stream-collide
 // engine (lattice, storage precision, equilibrium, collision, streaming
-// pattern). Which configurations exist is declared once, in the table
+// pattern, and the lattice of a coupled scalar, if any). Which configurations exist is declared once, in the table
 // src/configurations.txt; backend/offered.hpp reads it.
 #pragma once
 #include <array>
@@ -8,6 +8,7 @@
 #include <string_view>
 
 #include "lattice/lattice.hpp"
+#include "lattice/scalar_sets.hpp"
 #include "physics/model.hpp"
 #include "storage/pattern.hpp"
 #include "storage/precision.hpp"
@@ -20,14 +21,19 @@ struct Configuration {
     physics::EquilibriumKind equilibrium = physics::EquilibriumKind::Compressible;
     physics::CollisionKind collision = physics::CollisionKind::BGK;
     storage::Pattern pattern = storage::Pattern::TwoCopy;
+    lattice::ScalarKind scalar = lattice::ScalarKind::None;
 
     friend constexpr bool operator==(const Configuration&, const Configuration&) = default;
 };
 
-/// "D3Q19 fp32 compressible bgk two-copy": the table's words, in its column order.
+/// "D3Q19 fp32 compressible bgk two-copy" (and " D3Q7" with a scalar): the table's
+/// words, in its column order.
 inline std::string name_of(const Configuration& c) {
-    return std::string(lattice::name_of(c.lattice)) + " " + storage::name_of(c.precision) + " " +
-           physics::name_of(c.equilibrium) + " " + physics::name_of(c.collision) + " " + storage::name_of(c.pattern);
+    std::string s = std::string(lattice::name_of(c.lattice)) + " " + storage::name_of(c.precision) + " " +
+                    physics::name_of(c.equilibrium) + " " + physics::name_of(c.collision) + " " +
+                    storage::name_of(c.pattern);
+    if (c.scalar != lattice::ScalarKind::None) s += " " + std::string(lattice::name_of(c.scalar));
+    return s;
 }
 
 /// Every value of each column, for messages and for loops over alternatives.
@@ -41,5 +47,7 @@ inline constexpr std::array all_collisions{physics::CollisionKind::BGK, physics:
                                            physics::CollisionKind::MRT, physics::CollisionKind::Regularized,
                                            physics::CollisionKind::Entropic};
 inline constexpr std::array all_patterns{storage::Pattern::TwoCopy, storage::Pattern::InPlace};
+inline constexpr std::array all_scalars{lattice::ScalarKind::None, lattice::ScalarKind::D2Q4, lattice::ScalarKind::D2Q5,
+                                        lattice::ScalarKind::D3Q6, lattice::ScalarKind::D3Q7};
 
 }  // namespace barracuda::backend

@@ -71,9 +71,14 @@ struct CollisionType<physics::CollisionKind::Entropic, L, Eq, T> {
 /// The types of one configuration. A row of the table that names a combination
 /// the physics does not have fails here, at build time, with the reason.
 template <lattice::Kind K, storage::Precision P, physics::EquilibriumKind E, physics::CollisionKind C,
-          storage::Pattern Pat>
+          storage::Pattern Pat, lattice::ScalarKind X = lattice::ScalarKind::None>
 struct Configured {
     using Lattice = lattice::Type<K>;
+    using Scalar = lattice::ScalarType<X>;  // lattice::NoScalar: flow only
+    static_assert(X == lattice::ScalarKind::None || lattice::dimensions_of(X) == lattice::dimensions_of(K),
+                  "configuration table: a scalar lattice has the flow lattice's dimensions");
+    static_assert(X == lattice::ScalarKind::None || K != lattice::Kind::D3Q13,
+                  "configuration table: D3Q13 has no axis velocities for a scalar's links");
     using S = typename PrecisionTypes<P>::storage_type;
     using T = typename PrecisionTypes<P>::compute_type;
     using Equilibrium = EquilibriumType<E>;
@@ -84,14 +89,14 @@ struct Configured {
                                      storage::InPlace<Lattice, S, T>>;
 };
 
-/// The engine Engine<lattice, equilibrium, collision, store> of one configuration
+/// The engine Engine<lattice, equilibrium, collision, store, scalar> of one configuration
 /// (each backend's make_cpu / make_cuda, backend/makers.hpp).
-template <template <class, class, class, class> class EngineOf, lattice::Kind K, storage::Precision P,
-          physics::EquilibriumKind E, physics::CollisionKind C, storage::Pattern Pat>
+template <template <class, class, class, class, class> class EngineOf, lattice::Kind K, storage::Precision P,
+          physics::EquilibriumKind E, physics::CollisionKind C, storage::Pattern Pat, lattice::ScalarKind Sc>
 std::unique_ptr<Engine> make_configured(const EngineSetup& s) {
-    using X = Configured<K, P, E, C, Pat>;
-    return std::make_unique<
-        EngineOf<typename X::Lattice, typename X::Equilibrium, typename X::Collision, typename X::Store>>(s);
+    using X = Configured<K, P, E, C, Pat, Sc>;
+    return std::make_unique<EngineOf<typename X::Lattice, typename X::Equilibrium, typename X::Collision,
+                                     typename X::Store, typename X::Scalar>>(s);
 }
 
 /// Collision operator of type C with the parameters of the setup.

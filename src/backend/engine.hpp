@@ -6,14 +6,17 @@
 #include <array>
 #include <cstdint>
 #include <memory>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
 #include "boundary/parameters.hpp"
+#include "boundary/scalar_faces.hpp"
 #include "kernel/fixed_sum.hpp"
 #include "kernel/momentum_exchange.hpp"
 #include "kernel/interpolated_wall.hpp"
 #include "lattice/lattice.hpp"
+#include "lattice/scalar_sets.hpp"
 #include "parallel/halo.hpp"
 #include "physics/collision_mrt.hpp"
 #include "physics/model.hpp"
@@ -23,6 +26,19 @@
 
 namespace barracuda::backend {
 
+/// A coupled scalar (temperature): its lattice's transport and coupling, in lattice
+/// units. theta is the scalar's departure from its reference (T - T_0).
+struct ScalarSetup {
+    double diffusivity = 0.01;  // D = cs2 (tau_T - 1/2)
+    double lambda = 0;          // TRT's Lambda (physics/advection_diffusion.hpp); 0: BGK
+    double buoyancy[3] = {0, 0, 0};  // the Boussinesq force per unit of theta, -rho_0 beta g
+    double initial = 0;         // theta of initialize() and initialize_uniform()
+    /// With the flow's LES (EngineSetup::smagorinsky > 0): the turbulent Prandtl number
+    /// Pr_t of the eddy diffusivity nu_t / Pr_t (kernel/scalar.hpp); 0: none.
+    double turbulent_prandtl = 0;
+    boundary::ScalarFaces faces{};
+};
+
 struct EngineSetup {
     lattice::Kind lattice = lattice::Kind::D3Q19;
     physics::CollisionKind collision = physics::CollisionKind::BGK;
@@ -30,6 +46,8 @@ struct EngineSetup {
     physics::ForcingKind forcing = physics::ForcingKind::Guo;
     storage::Precision precision = storage::Precision::FP32;
     storage::Pattern pattern = storage::Pattern::TwoCopy;
+    lattice::ScalarKind scalar = lattice::ScalarKind::None;  // a coupled scalar's lattice (ScalarSetup)
+    ScalarSetup thermal{};
     storage::Grid grid{};
     boundary::Parameters faces{};
     std::vector<std::uint8_t> node_kind;  // one per cell: boundary::Fluid or boundary::Solid
@@ -68,6 +86,9 @@ struct Observation {
     double norm_l2 = 0;          // sqrt(sum |u|^2)
     double mass = 0;             // sum of rho over the fluid cells (D3Q13: its pressure density 3 p)
     std::int64_t fluid_cells = 0;
+    // With a coupled scalar: its range and sum over the fluid cells (NaN or Inf makes the cell bad).
+    double theta_min = 0, theta_max = 0, theta_sum = 0;
+    double bad_theta = 0;  // theta at bad_cell
     double mean_density() const { return fluid_cells > 0 ? mass / double(fluid_cells) : 0; }
 };
 
@@ -77,7 +98,8 @@ struct Observation {
 /// the interpolated walls' momenta of the last step (their force).
 struct EngineState {
     std::string engine;  // the saving engine's model, storage and grid (engine_common.hpp state_key)
-    std::vector<std::uint8_t> populations;
+    std::vector<std::uint8_t> populations;  // the flow's, then a coupled scalar's
+
     bool odd = false;
     std::uint32_t clock = 0;
     std::vector<double> wall_momenta;
@@ -110,6 +132,14 @@ public:
     /// Density and velocity (pre-collision, as the next step sees them) on the host;
     /// solid nodes report rho = 1, u = 0.
     virtual void fields(std::vector<double>& rho, std::vector<double>& u) = 0;
+    /// The coupled scalar theta per cell as the next step sees it (0 in solids); empty
+    /// without a scalar.
+    virtual void scalar_field(std::vector<double>& theta) { theta.clear(); }
+    /// Places the scalar's equilibrium of theta (one value per cell) with the velocity u
+    /// (three per cell), after initialize(). Throws without a scalar.
+    virtual void initialize_scalar(const std::vector<double>&, const std::vector<double>&) {
+        throw std::logic_error("initialize_scalar: this engine has no scalar");
+    }
     /// Shifted post-collision populations f_i - w_i, as [i * cells + cell], in double.
     virtual void populations(std::vector<double>& f) = 0;
     /// Computes the macroscopic fields in place and reduces them. With track_change,

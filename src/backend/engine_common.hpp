@@ -20,15 +20,18 @@ namespace barracuda::backend {
 
 template <class L, class Eq, class Store>
 std::string describe(const char* backend, const EngineSetup& s) {
-    return std::string(backend) + " " + L::name + " " + physics::name_of(s.collision) + " " + Eq::name + " " +
-           storage::name_of(s.precision) + " " + Store::pattern;
+    std::string d = std::string(backend) + " " + L::name + " " + physics::name_of(s.collision) + " " + Eq::name + " " +
+                    storage::name_of(s.precision) + " " + Store::pattern;
+    if (s.scalar != lattice::ScalarKind::None) d += std::string(" + ") + std::string(lattice::name_of(s.scalar));
+    return d;
 }
 
 /// Bytes moved per cell update: Q loads and Q stores of the storage type plus the
-/// cell's node-class byte (bulk cells read no neighbour's class).
+/// cell's node-class byte (bulk cells read no neighbour's class); a coupled scalar's
+/// populations too.
 template <class L>
 std::int64_t bytes_per_cell_update(const EngineSetup& s) {
-    return storage::bytes_per_cell_update(L::Q, s.precision);
+    return storage::bytes_per_cell_update(L::Q + lattice::velocities_of(s.scalar), s.precision);
 }
 
 /// Populations and node classes, plus the force link lists (kernel/momentum_exchange.hpp) and the
@@ -38,7 +41,9 @@ std::int64_t memory_bytes(const EngineSetup& s) {
     std::int64_t links = 0;
     for (const auto& list : s.force_links) links += std::int64_t(list.size() * sizeof(kernel::ForceLink));
     links += std::int64_t(s.wall_links.size() * (sizeof(kernel::WallLink) + sizeof(double)));
-    return s.grid.cells() * storage::memory_bytes_per_cell(L::Q, s.precision, s.pattern) + links;
+    return s.grid.cells() * storage::memory_bytes_per_cell(L::Q + lattice::velocities_of(s.scalar), s.precision,
+                                                           s.pattern) +
+           links;
 }
 
 /// The equilibrium of (rho, u) at every fluid cell as the initial state, plus the
@@ -66,6 +71,53 @@ void place_equilibrium(const EngineSetup& s, const std::vector<std::uint8_t>& no
         kernel::place_equilibrium_at<L, Eq>(layout, s.faces, node_class.data(), previous, c, T(rho[c] - 1.0), vel,
                                             with_strain ? sc : nullptr, T(s.tau));
     }
+}
+
+/// A coupled scalar's initial state: the equilibrium of (theta, u) at every fluid cell
+/// (kernel/place.hpp); theta has one value per cell (or one for all), u three per cell.
+template <class L, class Ls, class Store>
+void place_scalar(const EngineSetup& s, const std::vector<std::uint8_t>& node_class, const Store& previous,
+                  const std::vector<double>& theta, const std::vector<double>& u) {
+    using T = typename Store::compute_type;
+    const std::int64_t cells = s.grid.cells();
+    if ((theta.size() != 1 && theta.size() != std::size_t(cells)) || u.size() != std::size_t(3 * cells))
+        throw std::invalid_argument("initialize_scalar: theta needs 1 value per cell, u 3");
+    const auto layout = storage::layout_of<storage::LayoutOf<L>>(s.grid);
+#pragma omp parallel for schedule(static)
+    for (std::int64_t c = 0; c < cells; ++c) {
+        const T vel[3] = {T(u[3 * c]), T(u[3 * c + 1]), T(u[3 * c + 2])};
+        const T th = T(theta.size() == 1 ? theta[0] : theta[std::size_t(c)]);
+        kernel::place_scalar_at<Ls>(layout, s.faces, node_class.data(), previous, c, th, vel);
+    }
+}
+
+/// The scalar part of a coupled kernel from the setup, over the given store.
+template <class Part, class ScalarStore>
+Part make_scalar_part(const EngineSetup& s, const ScalarStore& store) {
+    using T = typename ScalarStore::compute_type;
+    Part p{};
+    if constexpr (Part::present) {
+        p.store = store;
+        const auto rates = physics::ScalarRates::from(s.thermal.diffusivity, lattice::cs2_of(s.scalar), s.thermal.lambda);
+        p.collision = {T(rates.omega_plus), T(rates.omega_minus)};
+        p.faces = s.thermal.faces;
+        for (int a = 0; a < 3; ++a) p.buoyancy[a] = T(s.thermal.buoyancy[a]);
+        const double cs2_t = lattice::cs2_of(s.scalar);
+        p.tau_t0 = T(s.thermal.diffusivity / cs2_t + 0.5);
+        p.lambda = T(s.thermal.lambda);
+        if (s.smagorinsky > 0 && s.thermal.turbulent_prandtl > 0)
+            p.eddy_ratio = T(lattice::visit(s.lattice, [](auto l) { return decltype(l)::cs2; }) / cs2_t /
+                             s.thermal.turbulent_prandtl);
+    }
+    return p;
+}
+
+/// Whether the kernel's collision takes a force: a body force, or a buoyancy.
+inline bool forced(const EngineSetup& s) {
+    bool any = false;
+    for (int a = 0; a < 3; ++a)
+        any = any || s.force[a] != 0 || (s.scalar != lattice::ScalarKind::None && s.thermal.buoyancy[a] != 0);
+    return any;
 }
 
 /// Post-collision populations of the last step as [i * cells + cell] (zero in
@@ -161,6 +213,8 @@ inline Observation observation_from(const kernel::Partial& p) {
     o.rho_min = p.rho_min, o.rho_max = p.rho_max, o.u_max = std::sqrt(p.u2_max);
     o.change_l2 = std::sqrt(p.change2), o.norm_l2 = std::sqrt(p.norm2);
     o.mass = p.mass, o.fluid_cells = p.fluid;
+    if (p.theta_min <= p.theta_max) o.theta_min = p.theta_min, o.theta_max = p.theta_max;
+    o.theta_sum = p.theta_sum;
     if (p.bad_cell != INT64_MAX) o.bad_cell = p.bad_cell;
     return o;
 }

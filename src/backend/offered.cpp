@@ -25,20 +25,20 @@ struct Offer {
 };
 
 template <bool Built, lattice::Kind K, storage::Precision P, physics::EquilibriumKind E, physics::CollisionKind C,
-          storage::Pattern S>
+          storage::Pattern S, lattice::ScalarKind X>
 constexpr Maker cuda_maker() {
-    if constexpr (Built) return &make_cuda<K, P, E, C, S>;
+    if constexpr (Built) return &make_cuda<K, P, E, C, S, X>;
     else return nullptr;
 }
 
 #define BARRACUDA_ROW(text)
-#define BARRACUDA_OFFER(L, P, E, C, S, CUDA)                                                                          \
+#define BARRACUDA_OFFER(L, P, E, C, S, X, CUDA)                                                                       \
     Offer{{lattice::Kind::L, storage::Precision::P, physics::EquilibriumKind::E, physics::CollisionKind::C,            \
-           storage::Pattern::S},                                                                                      \
+           storage::Pattern::S, lattice::ScalarKind::X},                                                              \
           &make_cpu<lattice::Kind::L, storage::Precision::P, physics::EquilibriumKind::E, physics::CollisionKind::C,  \
-                    storage::Pattern::S>,                                                                             \
+                    storage::Pattern::S, lattice::ScalarKind::X>,                                                     \
           cuda_maker<CUDA, lattice::Kind::L, storage::Precision::P, physics::EquilibriumKind::E,                      \
-                     physics::CollisionKind::C, storage::Pattern::S>()},
+                     physics::CollisionKind::C, storage::Pattern::S, lattice::ScalarKind::X>()},
 const Offer offers[] = {
 #include "backend/offered_table.inc"
 };
@@ -46,7 +46,7 @@ const Offer offers[] = {
 #undef BARRACUDA_OFFER
 
 #define BARRACUDA_ROW(text) std::string_view(text),
-#define BARRACUDA_OFFER(L, P, E, C, S, CUDA)
+#define BARRACUDA_OFFER(L, P, E, C, S, X, CUDA)
 const std::string_view rows[] = {
 #include "backend/offered_table.inc"
 };
@@ -81,17 +81,28 @@ std::string nearest(const Configuration& c) {
     const auto add = [&](Configuration d, const char* key, std::string_view value) {
         if (is_offered(d)) alternatives.push_back(std::string("model.") + key + " = " + quoted(value));
     };
+    const auto x = c.scalar;
     for (auto v : all_lattices)
-        if (v != c.lattice) add({v, c.precision, c.equilibrium, c.collision, c.pattern}, "lattice", lattice::name_of(v));
+        if (v != c.lattice) add({v, c.precision, c.equilibrium, c.collision, c.pattern, x}, "lattice", lattice::name_of(v));
     for (auto v : all_precisions)
-        if (v != c.precision) add({c.lattice, v, c.equilibrium, c.collision, c.pattern}, "precision", storage::name_of(v));
+        if (v != c.precision)
+            add({c.lattice, v, c.equilibrium, c.collision, c.pattern, x}, "precision", storage::name_of(v));
     for (auto v : all_equilibria)
         if (v != c.equilibrium)
-            add({c.lattice, c.precision, v, c.collision, c.pattern}, "equilibrium", physics::name_of(v));
+            add({c.lattice, c.precision, v, c.collision, c.pattern, x}, "equilibrium", physics::name_of(v));
     for (auto v : all_collisions)
-        if (v != c.collision) add({c.lattice, c.precision, c.equilibrium, v, c.pattern}, "collision", physics::name_of(v));
+        if (v != c.collision)
+            add({c.lattice, c.precision, c.equilibrium, v, c.pattern, x}, "collision", physics::name_of(v));
     for (auto v : all_patterns)
-        if (v != c.pattern) add({c.lattice, c.precision, c.equilibrium, c.collision, v}, "streaming", storage::name_of(v));
+        if (v != c.pattern)
+            add({c.lattice, c.precision, c.equilibrium, c.collision, v, x}, "streaming", storage::name_of(v));
+    if (x != lattice::ScalarKind::None)
+        for (auto v : all_scalars)
+            if (v != x && v != lattice::ScalarKind::None) {
+                Configuration d = c;
+                d.scalar = v;
+                if (is_offered(d)) alternatives.push_back("thermal.lattice = " + quoted(lattice::name_of(v)));
+            }
     std::string out;
     for (std::size_t k = 0; k < alternatives.size(); ++k)
         out += (k == 0 ? "" : (k + 1 == alternatives.size() ? " or " : ", ")) + alternatives[k];
@@ -117,7 +128,9 @@ std::string reason(const Configuration& c) {
 std::string table_refusal(const Configuration& c) {
     std::string text = reason(c);
     if (text.empty()) {
-        text = "model.lattice, precision, equilibrium, collision, streaming = " + name_of(c) + ": not offered";
+        text = std::string("model.lattice, precision, equilibrium, collision, streaming") +
+               (c.scalar != lattice::ScalarKind::None ? " and thermal.lattice" : "") + " = " + name_of(c) +
+               ": not offered";
         const std::string near = nearest(c);
         text += near.empty() ? "" : " (offered with " + near + ")";
     }
@@ -150,7 +163,7 @@ std::string face_refusal(const Request& r, int f) {
 
 Request request_of(const EngineSetup& s) {
     Request r;
-    r.config = {s.lattice, s.precision, s.equilibrium, s.collision, s.pattern};
+    r.config = {s.lattice, s.precision, s.equilibrium, s.collision, s.pattern, s.scalar};
     r.several_ranks = !s.halo.messages.empty();
     r.smagorinsky = s.smagorinsky;
     for (int f = 0; f < 6; ++f) {
@@ -169,8 +182,8 @@ bool cuda_engine_built(const Configuration& c) {
 }
 
 std::string offered_table_text(std::string_view indent) {
-    // The rows' five columns, aligned under their names.
-    std::vector<std::vector<std::string>> cells{{"lattice", "precision", "equilibrium", "collision", "streaming"}};
+    // The rows' columns, aligned under their names (the sixth only where a row has it).
+    std::vector<std::vector<std::string>> cells{{"lattice", "precision", "equilibrium", "collision", "streaming", "scalar"}};
     for (auto row : rows) {
         std::vector<std::string> c;
         std::size_t at = 0;
@@ -181,15 +194,15 @@ std::string offered_table_text(std::string_view indent) {
         }
         cells.push_back(std::move(c));
     }
-    std::size_t width[5] = {};
+    std::size_t width[6] = {};
     for (const auto& c : cells)
-        for (std::size_t k = 0; k < c.size() && k < 5; ++k) width[k] = std::max(width[k], c[k].size());
+        for (std::size_t k = 0; k < c.size() && k < 6; ++k) width[k] = std::max(width[k], c[k].size());
     std::string out;
     for (const auto& c : cells) {
         std::string line(indent);
         for (std::size_t k = 0; k < c.size(); ++k) {
             line += c[k];
-            if (k + 1 < c.size()) line += std::string(width[std::min<std::size_t>(k, 4)] - c[k].size() + 2, ' ');
+            if (k + 1 < c.size()) line += std::string(width[std::min<std::size_t>(k, 5)] - c[k].size() + 2, ' ');
         }
         out += line + "\n";
     }
@@ -209,6 +222,9 @@ std::string refusal(const Request& r) {
     for (int f = 0; f < 6; ++f)
         if (auto why = face_refusal(r, f); !why.empty()) return why;
     if (r.several_ranks) {
+        if (c.scalar != lattice::ScalarKind::None)
+            return "[thermal] runs on one rank for now (the halo exchange carries the flow's populations only); run "
+                   "without mpirun";
         if (c.lattice == lattice::Kind::D3Q13)
             return "model.lattice = \"D3Q13\" runs on one rank for now (its halo would carry one sub-lattice); run "
                    "without mpirun or use D3Q19";
@@ -239,7 +255,7 @@ const Offer& offer_for(const EngineSetup& s) {
             if (s.grid.periodic[a] && s.grid.n[a] % 2)
                 throw CaseError("domain.size: lattice D3Q13 needs an even size along every periodic axis");
     }
-    return *find({s.lattice, s.precision, s.equilibrium, s.collision, s.pattern});
+    return *find({s.lattice, s.precision, s.equilibrium, s.collision, s.pattern, s.scalar});
 }
 
 }  // namespace

@@ -37,6 +37,9 @@ std::vector<std::string> known_keys() {
         "domain.size", "domain.periodic", "domain.decomposition",
         "initial.density", "initial.velocity",
         "force.body",
+        "thermal.lattice", "thermal.diffusivity", "thermal.prandtl", "thermal.collision", "thermal.trt_magic",
+        "thermal.expansion", "thermal.gravity", "thermal.reference_temperature", "thermal.initial_temperature",
+        "thermal.turbulent_prandtl",
         "forces.obstacles", "forces.reference_velocity", "forces.reference_area", "forces.flow_axis",
         "forces.lift_axis", "forces.interval",
         "run.steps", "run.steady_tolerance", "run.check_interval", "run.density_range", "run.backend",
@@ -45,9 +48,10 @@ std::vector<std::string> known_keys() {
     };
     for (std::string_view face : face_names)
         for (const char* k : {"type", "method", "profile", "velocity", "density", "sponge.width", "sponge.strength",
-                              "sponge.density", "sponge.velocity"})
+                              "sponge.density", "sponge.velocity", "temperature", "heat_flux"})
             keys.push_back("boundary." + std::string(face) + "." + k);
-    for (const char* k : {"shape", "name", "min", "max", "center", "radius", "axis", "velocity", "bounce_back"})
+    for (const char* k : {"shape", "name", "min", "max", "center", "radius", "axis", "velocity", "bounce_back",
+                          "temperature", "heat_flux"})
         keys.push_back(std::string("obstacle[].") + k);
     return keys;
 }
@@ -397,6 +401,85 @@ std::string printable(const std::string& text) {
     return out;
 }
 
+// A face's or obstacle's thermal condition: temperature = T (fixed) or heat_flux = q
+// (into the fluid, temperature units times lattice speed), not both. Needs [thermal].
+std::optional<boundary::ScalarCondition> read_thermal_condition(const Section& s, const sim::CaseSpec& spec,
+                                                                const std::string& what) {
+    const bool t = s.has("temperature"), q = s.has("heat_flux");
+    if (!t && !q) return std::nullopt;
+    const char* key = t ? "temperature" : "heat_flux";
+    if (!spec.thermal.enabled) s.fail(key, what + " takes a " + key + " only in a case with a [thermal] table");
+    if (t && q) s.fail("heat_flux", what + " has a temperature and a heat_flux; give one");
+    boundary::ScalarCondition c;
+    if (t) {
+        c.rule = boundary::ScalarRule::Fixed;
+        c.value = *s.number("temperature");
+    } else {
+        c.rule = boundary::ScalarRule::Flux;
+        c.value = *s.number("heat_flux");
+    }
+    return c;
+}
+
+// [thermal]: a temperature advected by the flow with Boussinesq buoyancy (seed 004).
+// Ranges are checked in check_case.
+void read_thermal(const Section& t, sim::CaseSpec& spec) {
+    if (!t.present()) return;
+    sim::ThermalSpec& th = spec.thermal;
+    th.enabled = true;
+    const bool two_d = lat::dimensions_of(spec.model.lattice) == 2;
+    const auto lattice = read_choice(t, "lattice", std::array<std::string_view, 4>{"D2Q4", "D2Q5", "D3Q6", "D3Q7"},
+                                     std::array{lat::ScalarKind::D2Q4, lat::ScalarKind::D2Q5, lat::ScalarKind::D3Q6,
+                                                lat::ScalarKind::D3Q7});
+    th.lattice = lattice.value_or(two_d ? lat::ScalarKind::D2Q5 : lat::ScalarKind::D3Q7);
+    if (lat::dimensions_of(th.lattice) != lat::dimensions_of(spec.model.lattice))
+        t.fail_value("lattice", "a " + std::string(two_d ? "2D" : "3D") + " flow lattice (" +
+                                    std::string(lat::name_of(spec.model.lattice)) + ") takes " +
+                                    (two_d ? "\"D2Q5\" or \"D2Q4\"" : "\"D3Q7\" or \"D3Q6\""));
+    const auto d = t.number("diffusivity");
+    const auto pr = t.number("prandtl");
+    if (d && pr)
+        t.fail("prandtl", "thermal.diffusivity and thermal.prandtl are both given; give one (D = nu / Pr)");
+    if (!d && !pr) t.fail_missing("diffusivity", "give thermal.diffusivity (lattice units) or thermal.prandtl (D = nu / Pr)");
+    if (d) {
+        if (!(*d > 0)) t.fail_value("diffusivity", "must be > 0");
+        th.diffusivity = *d;
+    } else {
+        if (!(*pr > 0)) t.fail_value("prandtl", "must be > 0");
+        th.prandtl = *pr;
+        th.diffusivity = (spec.model.tau - 0.5) / 3.0 / *pr;
+    }
+    th.trt = read_choice(t, "collision", std::array<std::string_view, 2>{"trt", "bgk"}, std::array{true, false})
+                 .value_or(true);
+    if (auto m = t.number("trt_magic")) {
+        if (!th.trt) t.fail("trt_magic", "thermal.collision = \"bgk\" has one rate; trt_magic is TRT's");
+        if (!(*m > 0)) t.fail_value("trt_magic", "must be > 0 (3/16 is the usual choice)");
+        th.trt_magic = *m;
+    }
+    th.expansion = t.number("expansion").value_or(0);
+    if (auto p = t.number("turbulent_prandtl")) {
+        if (!(*p > 0 && *p < 100)) t.fail_value("turbulent_prandtl", "must be in (0, 100) (0.85 is usual for air)");
+        if (!(spec.model.smagorinsky > 0))
+            t.fail("turbulent_prandtl", "the eddy diffusivity needs the flow's LES: set model.smagorinsky > 0");
+        th.turbulent_prandtl = *p;
+    }
+    if (auto g = read_vector(t, "gravity")) th.gravity = *g;
+    th.reference = t.number("reference_temperature").value_or(0);
+    th.initial = th.reference;
+    if (const auto v = t.number_or_text("initial_temperature")) {
+        if (const auto* text = std::get_if<std::string>(&*v)) {
+            try {
+                sim::Expression(*text, spec.size);
+            } catch (const sim::ExpressionError& e) {
+                t.fail_value("initial_temperature", "the expression does not parse: " + sim::describe_parse_error(*text, e));
+            }
+            th.initial_expression = *text;
+        } else {
+            th.initial = std::get<double>(*v);
+        }
+    }
+}
+
 sim::CaseSpec read_case(const toml::table& root, const detail::Origin& origin) {
     const Section top(origin, &root, "");
     sim::CaseSpec spec;
@@ -409,11 +492,22 @@ sim::CaseSpec read_case(const toml::table& root, const detail::Origin& origin) {
     spec.initial_density = init.number("density").value_or(1.0);
     spec.initial_velocity = read_vector(init, "velocity").value_or(std::array<double, 3>{0, 0, 0});
 
+    read_thermal(top.table("thermal"), spec);
     read_boundaries(top.table("boundary"), spec);
+    const Section boundaries = top.table("boundary");
+    for (int face = 0; face < 6; ++face) {
+        const Section f = boundaries.table(face_names[std::size_t(face)]);
+        if (f.present())
+            spec.thermal.faces[std::size_t(face)] =
+                read_thermal_condition(f, spec, "boundary." + std::string(face_names[std::size_t(face)]));
+    }
 
     const std::vector<Section> obstacles = top.table_array("obstacle");
     spec.obstacles.resize(obstacles.size());
-    for (std::size_t i = 0; i < obstacles.size(); ++i) read_obstacle(obstacles[i], i, spec, spec.obstacles[i]);
+    for (std::size_t i = 0; i < obstacles.size(); ++i) {
+        read_obstacle(obstacles[i], i, spec, spec.obstacles[i]);
+        spec.obstacles[i].thermal = read_thermal_condition(obstacles[i], spec, "obstacle \"" + spec.obstacles[i].name + "\"");
+    }
 
     spec.body_force = read_vector(top.table("force"), "body").value_or(std::array<double, 3>{0, 0, 0});
     read_forces(top.table("forces"), spec);
@@ -434,12 +528,15 @@ sim::CaseSpec read_case(const toml::table& root, const detail::Origin& origin) {
     spec.output.directory = out.string("directory").value_or(spec.output.directory);
     spec.output.interval = out.integer("interval").value_or(spec.output.interval);
     if (auto fields = out.strings("fields")) {
-        spec.output.density = spec.output.velocity = spec.output.node_kind = false;
+        spec.output.density = spec.output.velocity = spec.output.node_kind = spec.output.temperature = false;
         for (const std::string& f : *fields) {
             if (f == "density") spec.output.density = true;
             else if (f == "velocity") spec.output.velocity = true;
             else if (f == "node_kind") spec.output.node_kind = true;
-            else out.fail_value("fields", "\"" + f + "\" is not a field; choose from \"density\", \"velocity\", \"node_kind\"");
+            else if (f == "temperature" && spec.thermal.enabled) spec.output.temperature = true;
+            else
+                out.fail_value("fields", "\"" + f + "\" is not a field; choose from \"density\", \"velocity\", "
+                                         "\"node_kind\"" + std::string(spec.thermal.enabled ? ", \"temperature\"" : ""));
         }
     }
     if (auto formats = out.strings("formats")) {

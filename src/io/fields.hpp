@@ -12,6 +12,7 @@ struct FieldSet {
     std::array<int, 3> offset{0, 0, 0};  // a rank's piece: where it starts in the whole box
     std::vector<double> density;         // one per cell (empty: not written)
     std::vector<double> velocity;        // three per cell, interleaved (empty: not written)
+    std::vector<double> temperature;     // one per cell, a [thermal] case's (empty: not written)
     std::vector<std::uint8_t> node_kind;  // one per cell, boundary::NodeKind (empty: not written)
 
     std::int64_t cells() const { return std::int64_t(size[0]) * size[1] * size[2]; }

@@ -121,7 +121,8 @@ RunWriter::~RunWriter() {
     }
 }
 
-void RunWriter::write(std::int64_t step, const std::vector<double>& rho, const std::vector<double>& u) {
+void RunWriter::write(std::int64_t step, const std::vector<double>& rho, const std::vector<double>& u,
+                      const std::vector<double>& temperature) {
     if (step == last_step_) return;  // the final state can coincide with an output interval
     last_step_ = step;
     const auto& o = spec_.output;
@@ -130,6 +131,7 @@ void RunWriter::write(std::int64_t step, const std::vector<double>& rho, const s
     fields.offset = sub_.owned_origin;
     if (o.density) fields.density = rho;
     if (o.velocity || o.png) fields.velocity = u;
+    if (o.temperature) fields.temperature = temperature;
     fields.node_kind = kinds_;  // also tells the PNG which nodes are solid
 
     char name[64];

@@ -34,7 +34,8 @@ public:
     RunWriter(const sim::CaseSpec& spec, OutputDirectory directory, const parallel::Subdomain* sub, std::int64_t step);
     /// Writes force samples still held back (a run ended by an exception); errors are dropped here.
     ~RunWriter() override;
-    void write(std::int64_t step, const std::vector<double>& rho, const std::vector<double>& u) override;
+    void write(std::int64_t step, const std::vector<double>& rho, const std::vector<double>& u,
+               const std::vector<double>& temperature) override;
     /// Adds a row to forces.csv: step, time, then per obstacle Fx, Fy, Fz, C_d, C_l.
     /// The file is rewritten atomically at the first row, then at most every
     /// `csv_rewrite_seconds` and at flush(), so that a long run with a short

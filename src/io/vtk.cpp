@@ -134,6 +134,7 @@ void write_vti(const std::filesystem::path& file, const FieldSet& fields, const 
     };
     add("density", "Float64", 1, fields.density.size(), as_bytes(fields.density));
     add("velocity", "Float64", 3, fields.velocity.size(), as_bytes(fields.velocity));
+    add("temperature", "Float64", 1, fields.temperature.size(), as_bytes(fields.temperature));
     add("node_kind", "UInt8", 1, fields.node_kind.size(), as_bytes(fields.node_kind));
 
     // Binary part first: the offsets in the XML header are positions in it.
@@ -192,6 +193,8 @@ void write_pvti(const std::filesystem::path& file, const std::array<int, 3>& who
     xml += ">\n";
     if (!like.density.empty()) xml += "      <PDataArray type=\"Float64\" Name=\"density\" NumberOfComponents=\"1\"/>\n";
     if (!like.velocity.empty()) xml += "      <PDataArray type=\"Float64\" Name=\"velocity\" NumberOfComponents=\"3\"/>\n";
+    if (!like.temperature.empty())
+        xml += "      <PDataArray type=\"Float64\" Name=\"temperature\" NumberOfComponents=\"1\"/>\n";
     if (!like.node_kind.empty()) xml += "      <PDataArray type=\"UInt8\" Name=\"node_kind\" NumberOfComponents=\"1\"/>\n";
     xml += "    </PCellData>\n";
     for (const auto& p : pieces)

@@ -12,8 +12,22 @@ struct Partial {
     std::int64_t bad_cell;  // smallest bad cell index, or INT64_MAX
     double mass;            // sum of rho over the fluid cells
     std::int64_t fluid;     // their number
+    double theta_min, theta_max, theta_sum;  // a coupled scalar over the fluid cells
 
-    BARRACUDA_HD static Partial identity() { return {1e300, -1e300, 0.0, 0.0, 0.0, INT64_MAX, 0.0, 0}; }
+    BARRACUDA_HD static Partial identity() {
+        return {1e300, -1e300, 0.0, 0.0, 0.0, INT64_MAX, 0.0, 0, 1e300, -1e300, 0.0};
+    }
+
+    /// A fluid cell's scalar: NaN, Inf or beyond 1e30 makes the cell bad.
+    BARRACUDA_HD void add_scalar(std::int64_t cell, double theta) {
+        if (!(theta > -1e30 && theta < 1e30)) {
+            if (cell < bad_cell) bad_cell = cell;
+            return;
+        }
+        theta_min = theta < theta_min ? theta : theta_min;
+        theta_max = theta > theta_max ? theta : theta_max;
+        theta_sum += theta;
+    }
 
     /// A fluid cell's density into the mass (solid cells report rho = 1 and are left out).
     BARRACUDA_HD void add_fluid(double rho) {
@@ -46,6 +60,9 @@ struct Partial {
         bad_cell = o.bad_cell < bad_cell ? o.bad_cell : bad_cell;
         mass += o.mass;
         fluid += o.fluid;
+        theta_min = o.theta_min < theta_min ? o.theta_min : theta_min;
+        theta_max = o.theta_max > theta_max ? o.theta_max : theta_max;
+        theta_sum += o.theta_sum;
     }
 };
 

@@ -10,6 +10,7 @@
 #include "boundary/parameters.hpp"
 #include "kernel/links.hpp"
 #include "lattice/lattice.hpp"
+#include "physics/advection_diffusion.hpp"
 #include "physics/equilibrium.hpp"
 #include "storage/layout.hpp"
 
@@ -30,6 +31,27 @@ BARRACUDA_HD void place_equilibrium_at(const storage::LayoutOf<L>& layout, const
         T v = physics::equilibrium_shifted<L, Eq>(i, drho, u);
         if (strain) v += physics::strain_non_equilibrium_post<L>(i, Eq::velocity_weight(T(1) + drho), tau, s);
         const LinkSource to = link_source<L>(layout, faces, node_class, pos, L::opposite(i));
+        previous.put(i, cell, to.from, to.kind == LinkKind::Streamed, v);
+    }
+}
+
+}  // namespace barracuda::kernel
+
+namespace barracuda::kernel {
+
+/// A coupled scalar's initial state at a cell: its equilibrium of (theta, u) as the
+/// post-collision state of the step before the first, through that step's scalar store.
+template <class Ls, class Layout, class Store, class T>
+BARRACUDA_HD void place_scalar_at(const Layout& layout, const boundary::Parameters& faces,
+                                  const std::uint8_t* node_class, const Store& previous, storage::index_t cell,
+                                  T theta, const T (&u)[3]) {
+    if (path_of(node_class[cell]) == Solid) return;
+    int pos[3];
+    layout.position(cell, pos);
+    BARRACUDA_UNROLL
+    for (int i = 0; i < Ls::Q; ++i) {
+        const T v = physics::scalar_equilibrium<Ls>(i, theta, u);
+        const LinkSource to = link_source<Ls>(layout, faces, node_class, pos, Ls::opposite(i));
         previous.put(i, cell, to.from, to.kind == LinkKind::Streamed, v);
     }
 }

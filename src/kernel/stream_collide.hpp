@@ -33,6 +33,8 @@
 #include "boundary/parameters.hpp"
 #include "boundary/open_face.hpp"
 #include "kernel/links.hpp"
+#include "kernel/scalar.hpp"
+#include "physics/les.hpp"
 #include "physics/moments.hpp"
 #include "storage/layout.hpp"
 
@@ -241,17 +243,91 @@ struct Gather {
     }
 };
 
+/// What output and observation read of a cell, for flow-only and coupled updates
+/// alike, without the collision (so that the output kernels compile once per store).
+template <class L, class Eq, class Store, class Ls = lattice::NoScalar>
+struct Observer {
+    using T = typename Store::compute_type;
+    using Scalar = ScalarPartFor<Ls, Store>;
+    static constexpr bool coupled = Scalar::present;
+    Gather<L, Eq, Store> in;
+    Scalar scalar{};
+
+    /// The scalar's populations at a boundary cell, whose flow populations f (or, on an
+    /// equilibrium face node, face_state) are gathered: its zero-gradient faces take the
+    /// node's velocity before the buoyancy's half force.
+    BARRACUDA_HD static void gather_scalar_boundary(const Gather<L, Eq, Store>& in, const Scalar& scalar, index_t cell,
+                                                    const int (&pos)[3], const T (&f)[L::Q], Gathered gathered,
+                                                    const boundary::OpenFaceState<T>& face_state,
+                                                    T (&g)[Scalar::Q]) {
+        if constexpr (coupled) {
+            T u[3];
+            if (gathered == Gathered::EquilibriumFace) {
+                u[0] = face_state.u[0], u[1] = face_state.u[1], u[2] = face_state.u[2];
+            } else {
+                const auto state = physics::cell_state<L, Eq>(f, in.force);
+                u[0] = state.u[0], u[1] = state.u[1], u[2] = state.u[2];
+            }
+            scalar.gather_boundary(in.layout, in.faces, in.node_class, cell, pos, u, g);
+        }
+    }
+
+    /// Density, velocity and scalar the next step's collision will see: with a scalar,
+    /// the velocity includes the buoyancy's half force. Solids: rho = 1, u = 0, theta = 0.
+    BARRACUDA_HD static void macroscopic_of(const Gather<L, Eq, Store>& in, const Scalar& scalar, index_t cell,
+                                            T& rho, T (&u)[3], T& theta) {
+        theta = T(0);
+        if constexpr (!coupled) {
+            in.macroscopic(cell, rho, u);
+        } else {
+            const std::uint8_t k = path_of(in.node_class[cell]);
+            if (k == Solid || k == Ghost) {
+                rho = T(1);
+                u[0] = u[1] = u[2] = T(0);
+                return;
+            }
+            T f[L::Q];
+            boundary::OpenFaceState<T> face_state;
+            int pos[3];
+            in.layout.position(cell, pos);
+            const Gathered gathered = in.gather_boundary(cell, pos, f, face_state);
+            T g[Scalar::Q];
+            gather_scalar_boundary(in, scalar, cell, pos, f, gathered, face_state, g);
+            theta = physics::scalar_density<Ls>(g);
+            if (gathered == Gathered::EquilibriumFace) {
+                rho = T(1) + face_state.drho;
+                u[0] = face_state.u[0], u[1] = face_state.u[1], u[2] = face_state.u[2];
+                return;
+            }
+            T force[3];
+            scalar.force_at(theta, in.force, force);
+            const auto state = physics::cell_state<L, Eq>(f, force);
+            rho = T(1) + state.drho;
+            u[0] = state.u[0], u[1] = state.u[1], u[2] = state.u[2];
+        }
+    }
+    BARRACUDA_HD void macroscopic(index_t cell, T& rho, T (&u)[3], T& theta) const {
+        macroscopic_of(in, scalar, cell, rho, u, theta);
+    }
+};
+
 /// The whole update of one cell: gather, then collide (or set the equilibrium
-/// of an equilibrium face node), then store.
-template <class L, class Eq, class Collision, class Store>
+/// of an equilibrium face node), then store. With a coupled scalar (Ls, kernel/scalar.hpp)
+/// its populations are gathered beside the flow's, its theta adds the buoyancy to the
+/// cell's force, the flow collides with that force, and the scalar collides with the
+/// flow's half-force velocity; both are stored in the same pass.
+template <class L, class Eq, class Collision, class Store, class Ls = lattice::NoScalar>
 struct StreamCollide {
     using T = typename Store::compute_type;
     using Layout = typename Gather<L, Eq, Store>::Layout;
     using Cursor = typename Layout::Cursor;
+    using Scalar = ScalarPartFor<Ls, Store>;
+    static constexpr bool coupled = Scalar::present;
     Gather<L, Eq, Store> in;
     Collision collision;
-    bool forced;
+    bool forced;  // a body force or a buoyancy acts
     bool edm = false;  // the force by the exact difference method instead of Guo's (physics/forcing.hpp)
+    Scalar scalar{};
 
     BARRACUDA_HD void operator()(index_t cell) const {
         const std::uint8_t k = in.node_class[cell];
@@ -264,11 +340,23 @@ struct StreamCollide {
         int pos[3];
         in.layout.position(cell, pos);
         const auto s = in.layout.cursor(pos);
-        T f[L::Q];
-        in.gather_bulk(cell, s, f);
-        collide(f);
-        if (in.faces.has_sponge) absorb(f, pos);
-        put_bulk(cell, s, f);
+        if (in.faces.has_sponge) {
+            T f[L::Q];
+            in.gather_bulk(cell, s, f);
+            if constexpr (coupled) {
+                T g[Scalar::Q];
+                scalar.template gather_bulk<Layout>(cell, s, g);
+                collide_coupled(f, g);
+                absorb(f, pos);
+                put_bulk(cell, s, f, g);
+            } else {
+                collide(f);
+                absorb(f, pos);
+                put_bulk(cell, s, f);
+            }
+            return;
+        }
+        update_bulk_at(cell, s);
     }
 
     /// A bulk cell outside any absorbing layer whose cursor the caller knows: the CPU
@@ -277,8 +365,15 @@ struct StreamCollide {
     BARRACUDA_HD void update_bulk_at(index_t cell, const Cursor& s) const {
         T f[L::Q];
         in.gather_bulk(cell, s, f);
-        collide(f);
-        put_bulk(cell, s, f);
+        if constexpr (coupled) {
+            T g[Scalar::Q];
+            scalar.template gather_bulk<Layout>(cell, s, g);
+            collide_coupled(f, g);
+            put_bulk(cell, s, f, g);
+        } else {
+            collide(f);
+            put_bulk(cell, s, f);
+        }
     }
 
     /// Stores a bulk cell's post-collision populations.
@@ -286,6 +381,12 @@ struct StreamCollide {
         const std::uint32_t word = in.store.draw(cell);
         BARRACUDA_UNROLL
         for (int i = 0; i < L::Q; ++i) in.store.put(i, cell, Layout::template neighbour<L>(s, cell, i, +1), true, f[i], word);
+    }
+    BARRACUDA_HD void put_bulk(index_t cell, const Cursor& s, const T (&f)[L::Q], const T (&g)[Scalar::Q]) const {
+        const std::uint32_t word = in.store.draw(cell);
+        BARRACUDA_UNROLL
+        for (int i = 0; i < L::Q; ++i) in.store.put(i, cell, Layout::template neighbour<L>(s, cell, i, +1), true, f[i], word);
+        if constexpr (coupled) scalar.template put_bulk<Layout>(cell, s, g, word);
     }
 
     /// A fluid cell that is not bulk: every link classified (kernel/links.hpp). It is
@@ -297,12 +398,18 @@ struct StreamCollide {
         int pos[3];
         in.layout.position(cell, pos);
         boundary::OpenFaceState<T> face_state;
-        if (in.gather_boundary(cell, pos, f, face_state) == Gathered::EquilibriumFace) {
+        const Gathered gathered = in.gather_boundary(cell, pos, f, face_state);
+        [[maybe_unused]] T g[Scalar::Q];
+        if constexpr (coupled)
+            Observer<L, Eq, Store, Ls>::gather_scalar_boundary(in, scalar, cell, pos, f, gathered, face_state, g);
+        if (gathered == Gathered::EquilibriumFace) {
             BARRACUDA_UNROLL
             for (int i = 0; i < L::Q; ++i)
                 f[i] = physics::equilibrium_shifted<L, Eq>(i, face_state.drho, face_state.u);
+            if constexpr (coupled) scalar.collision(g, physics::scalar_density<Ls>(g), face_state.u);
         } else {
-            collide(f);
+            if constexpr (coupled) collide_coupled(f, g);
+            else collide(f);
             if (in.faces.has_sponge) absorb(f, pos);
         }
         const std::uint32_t word = in.store.draw(cell);
@@ -316,12 +423,19 @@ struct StreamCollide {
             BARRACUDA_UNROLL
             for (int i = 0; i < L::Q; ++i) in.store.put(i, cell, cell, true, f[i], word);
         }
+        if constexpr (coupled)
+            scalar.put_boundary(in.layout, in.faces, in.node_class, cell, pos, g, word);
+    }
+
+    /// Density, velocity and scalar the next step's collision will see (Observer).
+    BARRACUDA_HD void macroscopic(index_t cell, T& rho, T (&u)[3], T& theta) const {
+        Observer<L, Eq, Store, Ls>::macroscopic_of(in, scalar, cell, rho, u, theta);
     }
 
     /// The same update with the store's parity fixed at compile time.
     template <int P>
-    BARRACUDA_HD StreamCollide<L, Eq, Collision, typename Store::template with_parity<P>> fixed() const {
-        StreamCollide<L, Eq, Collision, typename Store::template with_parity<P>> k{};
+    BARRACUDA_HD StreamCollide<L, Eq, Collision, typename Store::template with_parity<P>, Ls> fixed() const {
+        StreamCollide<L, Eq, Collision, typename Store::template with_parity<P>, Ls> k{};
         k.in.layout = in.layout;
         k.in.faces = in.faces;
         k.in.node_class = in.node_class;
@@ -330,6 +444,7 @@ struct StreamCollide {
         k.collision = collision;
         k.forced = forced;
         k.edm = edm;
+        k.scalar = scalar.template fixed<P>();
         return k;
     }
 
@@ -343,20 +458,52 @@ struct StreamCollide {
     }
 
     BARRACUDA_HD void collide(T (&f)[L::Q]) const {
-        auto state = physics::cell_state<L, Eq>(f, in.force);
+        T u[3];
+        collide(f, in.force, u);
+    }
+
+    /// The collision with the cell's force; u: the (half-force) velocity of its equilibrium.
+    BARRACUDA_HD void collide(T (&f)[L::Q], const T (&force)[3], T (&u)[3]) const {
+        auto state = physics::cell_state<L, Eq>(f, force);
+        u[0] = state.u[0], u[1] = state.u[1], u[2] = state.u[2];
         if (edm && forced) {
             // cell_state's u is (j + F/2) / rho_u; EDM relaxes towards the velocity before the
             // force, j / rho_u, and adds the equilibrium's change over du = F / rho_u.
             const T inv_rho_u = T(1) / Eq::velocity_weight(T(1) + state.drho);
             T du[3];
             BARRACUDA_UNROLL
-            for (int a = 0; a < 3; ++a) du[a] = in.force[a] * inv_rho_u, state.u[a] -= T(0.5) * du[a];
-            collision(f, state, in.force, false);
+            for (int a = 0; a < 3; ++a) du[a] = force[a] * inv_rho_u, state.u[a] -= T(0.5) * du[a];
+            collision(f, state, force, false);
             BARRACUDA_UNROLL
             for (int i = 0; i < L::Q; ++i) f[i] += physics::edm_source<L, Eq>(i, state.drho, state.u, du);
             return;
         }
-        collision(f, state, in.force, forced);
+        collision(f, state, force, forced);
+    }
+
+    /// Flow and scalar of a coupled cell: theta, the buoyancy, the flow's collision, then
+    /// the scalar's with the flow's half-force velocity.
+    BARRACUDA_HD void collide_coupled(T (&f)[L::Q], T (&g)[Scalar::Q]) const {
+        if constexpr (coupled) {
+            const T theta = physics::scalar_density<Ls>(g);
+            T force[3], u[3];
+            scalar.force_at(theta, in.force, force);
+            if constexpr (requires { collision.les_factor; collision.tau0; }) {
+                if (scalar.eddy_ratio > T(0) && collision.les_factor > T(0)) {
+                    // The flow's own closure on the same populations (the collision computes it
+                    // again; inlined, the compiler shares the two).
+                    const auto state = physics::cell_state<L, Eq>(f, force);
+                    const T tau_eff =
+                        T(1) / physics::smagorinsky_omega<L, Eq>(f, state, collision.tau0, collision.les_factor);
+                    const T tau_t = scalar.tau_t0 + scalar.eddy_ratio * (tau_eff - collision.tau0);
+                    collide(f, force, u);
+                    physics::ScalarTrt<Ls, T>::of_tau(tau_t, scalar.lambda)(g, theta, u);
+                    return;
+                }
+            }
+            collide(f, force, u);
+            scalar.collision(g, theta, u);
+        }
     }
 };
 

@@ -3,6 +3,7 @@
 #include "sim/case_check.hpp"
 
 #include <cmath>
+#include <cstdio>
 #include <string>
 #include <utility>
 
@@ -252,6 +253,11 @@ void check_moving_obstacles(const CaseSpec& spec) {
     if (moving > max_moving_obstacles)
         fail("[[obstacle]]: " + std::to_string(moving) + " obstacles have a velocity; at most " +
              std::to_string(max_moving_obstacles) + " may move");
+    int numbered = 0;
+    for (const auto& ob : spec.obstacles) numbered += ob.numbered() ? 1 : 0;
+    if (numbered > max_moving_obstacles)
+        fail("[[obstacle]]: " + std::to_string(numbered) + " obstacles have a velocity, a temperature or a heat flux; "
+             "at most " + std::to_string(max_moving_obstacles) + " may (the kernels tell them apart by a 3-bit number)");
 }
 
 void check_forces(const CaseSpec& spec) {
@@ -313,12 +319,91 @@ void check_run_output(const CaseSpec& spec) {
         fail("output.slice_position = " + value_text(o.slice_position) + ": must be in [0, 1] (a fraction of the domain)");
 }
 
+/// A lattice constant for a message: 1/3 as 0.3333.
+std::string short_text(double v) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.4g", v);
+    return buf;
+}
+
+/// [thermal]: the scalar's relaxation, its coupling and its boundaries.
+void check_thermal(const CaseSpec& spec) {
+    const ThermalSpec& t = spec.thermal;
+    if (!t.enabled) return;
+    const double cs2 = lattice::cs2_of(t.lattice);
+    const double tau_t = t.diffusivity / cs2 + 0.5;
+    const std::string lat(lattice::name_of(t.lattice));
+    // tau_T near 1/2: the scalar's BGK/TRT loses positivity and a sharp front oscillates
+    // (the same margin as the flow's tau; sim/case_check.cpp check_model).
+    if (!(tau_t >= 0.5 + 1e-3))
+        fail(std::string(t.prandtl > 0 ? "thermal.prandtl = " + value_text(t.prandtl)
+                                       : "thermal.diffusivity = " + value_text(t.diffusivity)) +
+             ": tau_T = D/cs2 + 1/2 = " + value_text(tau_t) + " on " + lat +
+             " (cs2 = " + short_text(cs2) + ") must be >= 0.501; raise the diffusivity or refine the grid");
+    if (!(tau_t <= max_tau))
+        fail("thermal.diffusivity = " + value_text(t.diffusivity) + ": tau_T = " + value_text(tau_t) +
+             " must be <= " + value_text(max_tau));
+    // beta dT: the Boussinesq approximation holds while density changes stay small; the
+    // check needs the temperatures a case can reach, which are its boundary and initial
+    // values (an exact bound for pure conduction; buoyancy does not make new extremes).
+    double lo = t.expression_free_initial(), hi = lo;
+    for (const auto& c : t.faces)
+        if (c && c->rule == boundary::ScalarRule::Fixed) lo = std::min(lo, c->value), hi = std::max(hi, c->value);
+    for (const auto& o : spec.obstacles)
+        if (o.thermal && o.thermal->rule == boundary::ScalarRule::Fixed)
+            lo = std::min(lo, o.thermal->value), hi = std::max(hi, o.thermal->value);
+    lo = std::min(lo, t.reference), hi = std::max(hi, t.reference);
+    if (!(std::abs(t.expansion) * (hi - lo) <= 0.1))
+        fail("thermal.expansion = " + value_text(t.expansion) + ": beta (T_max - T_min) = " +
+             value_text(std::abs(t.expansion) * (hi - lo)) +
+             " must be <= 0.1 (the Boussinesq approximation assumes small density changes)");
+    const double g = std::sqrt(t.gravity[0] * t.gravity[0] + t.gravity[1] * t.gravity[1] + t.gravity[2] * t.gravity[2]);
+    // The largest buoyant acceleration, beta g dT, over a step: 1e-2 already accelerates
+    // a fluid at rest to Ma ~ 0.1 in 10 steps.
+    if (!(g * std::abs(t.expansion) * (hi - lo) <= 1e-2))
+        fail("thermal.gravity: the buoyant acceleration beta |g| dT = " + value_text(g * std::abs(t.expansion) * (hi - lo)) +
+             " must be <= 0.01 (lattice units); lower the gravity in lattice units (a finer time step)");
+    if (lattice::dimensions_of(spec.model.lattice) == 2 && t.gravity[2] != 0)
+        fail("thermal.gravity = " + vec(t.gravity, 3) + ": a 2D lattice has no z component");
+    for (int f = 0; f < 6; ++f) {
+        const auto& c = t.faces[std::size_t(f)];
+        if (!c) continue;
+        const std::string key = "boundary." + std::string(boundary::face_name(f));
+        const auto type = spec.faces[std::size_t(f)].type;
+        if (c->rule == boundary::ScalarRule::Flux && (type == FaceType::Pressure || type == FaceType::Outflow))
+            fail(key + ".heat_flux: a " + std::string(boundary::type_name(type)) +
+                 " face lets the temperature leave with the flow (zero gradient); heat fluxes go on walls");
+        if (c->rule == boundary::ScalarRule::Flux && !(std::abs(c->value) < 1e3))
+            fail(key + ".heat_flux = " + value_text(c->value) + ": must be finite and below 1e3 in magnitude");
+    }
+}
+
 }  // namespace
+
+double ThermalSpec::expression_free_initial() const { return initial_expression.empty() ? initial : reference; }
+
+boundary::ScalarFaces scalar_faces(const CaseSpec& spec) {
+    boundary::ScalarFaces out{};
+    const ThermalSpec& t = spec.thermal;
+    for (int f = 0; f < 6; ++f) {
+        const auto type = spec.faces[std::size_t(f)].type;
+        boundary::ScalarCondition c;
+        if (const auto& given = t.faces[std::size_t(f)]) c = *given;
+        else if (type == FaceType::Velocity) c = {boundary::ScalarRule::Fixed, t.reference};
+        else if (type == FaceType::Pressure || type == FaceType::Outflow) c = {boundary::ScalarRule::ZeroGradient, 0};
+        else c = {boundary::ScalarRule::Adiabatic, 0};
+        // Inside, theta = T - T_0: the values move by the reference; a flux does not.
+        if (c.rule == boundary::ScalarRule::Fixed) c.value -= t.reference;
+        out.face[f] = c;
+    }
+    return out;
+}
 
 backend::Request offer_request(const CaseSpec& spec, bool several_ranks) {
     backend::Request r;
     const ModelSpec& m = spec.model;
-    r.config = {m.lattice, m.precision, m.equilibrium, m.collision, m.streaming};
+    r.config = {m.lattice, m.precision, m.equilibrium, m.collision, m.streaming,
+                spec.thermal.enabled ? spec.thermal.lattice : lattice::ScalarKind::None};
     r.several_ranks = several_ranks;
     r.smagorinsky = m.smagorinsky;
     for (std::size_t f = 0; f < 6; ++f) {
@@ -383,6 +468,7 @@ void check_case(const CaseSpec& spec) {
     check_moving_obstacles(spec);
     check_run_output(spec);
     check_forces(spec);
+    check_thermal(spec);
 }
 
 std::string unknown_obstacle_text(const CaseSpec& spec, const std::string& name) {
@@ -395,11 +481,12 @@ std::string unknown_obstacle_text(const CaseSpec& spec, const std::string& name)
 
 MemoryEstimate estimate_memory(const CaseSpec& spec) {
     const std::int64_t cells = spec.cells(), stored = spec.stored_nodes();
-    const std::int64_t q = lattice::velocities_of(spec.model.lattice);
+    const std::int64_t q = lattice::velocities_of(spec.model.lattice) +
+                           (spec.thermal.enabled ? lattice::velocities_of(spec.thermal.lattice) : 0);
     MemoryEstimate m;
     m.population_bytes = storage::copies_of(spec.model.streaming) * q * storage::bytes_of(spec.model.precision) * stored;
     m.node_kind_bytes = stored;
-    m.output_bytes = 4 * 8 * cells;  // density + three velocity components, double, over the whole box
+    m.output_bytes = (spec.thermal.enabled ? 5 : 4) * 8 * cells;  // density, velocity (and temperature), double
     if (spec.stores_sublattice()) m.output_bytes += 4 * 8 * stored + cells;  // the stored nodes' fields, the box's kinds
     return m;
 }

@@ -46,6 +46,10 @@ void fill_model_defaults(CaseSpec& spec);
 /// s_e = s_eps = 1/tau, which with s_q = omega- is TRT. Given rates are kept as given.
 MrtRates mrt_rates(const ModelSpec& model);
 
+/// The scalar's face conditions of a [thermal] case, in theta = T - T_0 (obstacle rows
+/// are filled by engine_setup, which numbers the obstacles).
+boundary::ScalarFaces scalar_faces(const CaseSpec& spec);
+
 /// Bytes of accelerator (or host, for the CPU backend) memory a run needs:
 /// two copies of Q populations, one node-kind byte per cell, and the host
 /// buffers of the output fields.

@@ -11,6 +11,8 @@
 #include "geometry/shapes.hpp"
 #include "boundary/face.hpp"
 #include "boundary/parameters.hpp"
+#include "boundary/scalar_faces.hpp"
+#include "lattice/scalar_sets.hpp"
 #include "lattice/lattice.hpp"
 #include "physics/model.hpp"
 #include "storage/pattern.hpp"
@@ -62,13 +64,45 @@ struct Obstacle : geometry::Body {
     /// surface's true position on each link (Bouzidi et al. 2001;
     /// kernel/interpolated_wall.hpp).
     bool interpolated = false;
+    /// [thermal]: the obstacle's surface held at a temperature, or releasing a heat flux
+    /// (obstacle[].temperature, obstacle[].heat_flux); none: adiabatic.
+    std::optional<boundary::ScalarCondition> thermal;
     bool moving() const { return velocity[0] != 0 || velocity[1] != 0 || velocity[2] != 0; }
+    /// Whether its solid nodes need a number in the node class (kernel::moving_solid).
+    bool numbered() const { return moving() || thermal.has_value(); }
     const geometry::Body& body() const { return *this; }
 };
 
 /// At most this many obstacles may move (their velocities travel with every kernel
 /// launch, in the face table).
 inline constexpr int max_moving_obstacles = boundary::Parameters::max_moving_obstacles;
+
+/// A temperature advected by the flow and coupled to it by Boussinesq buoyancy
+/// ([thermal]; physics/advection_diffusion.hpp, seed 004). Temperatures in the case's
+/// unit (K or degrees C); theta = T - reference inside. Lattice units otherwise.
+struct ThermalSpec {
+    bool enabled = false;
+    lattice::ScalarKind lattice = lattice::ScalarKind::None;  // D3Q7 (3D) or D2Q5 (2D) by default
+    double diffusivity = 0;           // D (thermal.diffusivity, or the viscosity over thermal.prandtl)
+    double prandtl = 0;               // given instead of the diffusivity (0: not given)
+    bool trt = true;                  // thermal.collision: "trt" (default) or "bgk"
+    double trt_magic = 3.0 / 16.0;    // Lambda of the scalar's TRT
+    double expansion = 0;             // beta, per unit of temperature
+    std::array<double, 3> gravity{0, 0, 0};  // g (lattice units)
+    double reference = 0;             // T_0, where buoyancy vanishes
+    /// Pr_t of the eddy diffusivity nu_t / Pr_t when model.smagorinsky > 0 (seed 004 eq. 8).
+    /// 0.85: the usual value for air in wall-bounded and free shear flows (Kays 1994,
+    /// "Turbulent Prandtl number - where are we?", J. Heat Transfer 116, 284).
+    double turbulent_prandtl = 0.85;
+    double initial = 0;               // initial temperature (T, not theta)
+    std::string initial_expression;   // or an expression of x, y, z (sim/expression.hpp)
+    /// Per face: its condition (boundary.<face>.temperature / heat_flux); none: the
+    /// default of its type (walls adiabatic, velocity faces at the reference
+    /// temperature, pressure and outflow faces zero gradient).
+    std::array<std::optional<boundary::ScalarCondition>, 6> faces{};
+    /// The initial temperature where it is one number (the reference where it is an expression).
+    double expression_free_initial() const;
+};
 
 struct RunSpec {
     std::int64_t steps = 1000;
@@ -82,6 +116,7 @@ struct OutputSpec {
     std::string directory = "barracuda-out";
     std::int64_t interval = 0;  // 0: only the final state
     bool density = true, velocity = true, node_kind = true;
+    bool temperature = true;  // written when the case has [thermal]
     bool vti = true, png = true;
     bool zlib = false;   // compress VTK appended data
     int slice_axis = 2;  // PNG slice normal (0 x, 1 y, 2 z); 2D lattices always use z
@@ -112,6 +147,7 @@ struct CaseSpec {
     std::array<boundary::FaceSpec, 6> faces{};  // x_min, x_max, y_min, y_max, z_min, z_max
     std::vector<Obstacle> obstacles;
     std::array<double, 3> body_force{0, 0, 0};
+    ThermalSpec thermal;
     RunSpec run;
     OutputSpec output;
     ForceReportSpec forces;

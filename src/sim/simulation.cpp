@@ -15,6 +15,7 @@
 #include "parallel/halo.hpp"
 #include "sim/force_links.hpp"
 #include "sim/case_check.hpp"
+#include "sim/expression.hpp"
 #include "sim/wall_links.hpp"
 
 namespace barracuda::sim {
@@ -152,7 +153,7 @@ backend::EngineSetup engine_setup(const CaseSpec& spec, const parallel::Subdomai
         s.faces.whole_periodic[a] = spec.periodic[a];
     }
     bool moving = false, interpolated = false;
-    for (const auto& o : spec.obstacles) moving = moving || o.moving(), interpolated = interpolated || o.interpolated;
+    for (const auto& o : spec.obstacles) moving = moving || o.numbered(), interpolated = interpolated || o.interpolated;
     if (interpolated && sub->decomposed())
         throw CaseError("obstacle[].bounce_back = \"interpolated\" is offered on one rank only (its links read "
                         "populations across the subdomain faces after the exchange); run on one rank or use "
@@ -166,17 +167,23 @@ backend::EngineSetup engine_setup(const CaseSpec& spec, const parallel::Subdomai
         s.node_kind = node_kinds(spec, &owner, sub);
         if (!spec.forces.obstacles.empty()) s.force_links = force_links(spec, s.node_kind, owner, *sub);
         if (interpolated) s.wall_links = wall_links(spec, s.grid, s.faces, s.node_kind, owner);
-        // Moving obstacle m (1, 2, ...): its solid nodes carry m in the kind's upper bits,
-        // its surface velocity goes to the face table (kernel/links.hpp).
+        // Numbered obstacle m (1, 2, ...: moving, or with a thermal condition): its solid
+        // nodes carry m in the kind's upper bits, its surface velocity goes to the face
+        // table (kernel/links.hpp), its thermal condition to the scalar's (kernel/scalar.hpp).
         std::vector<int> slot(spec.obstacles.size(), 0);
         int m = 0;
         for (std::size_t i = 0; i < spec.obstacles.size(); ++i)
-            if (spec.obstacles[i].moving()) {
+            if (spec.obstacles[i].numbered()) {
                 if (m == max_moving_obstacles)  // check_case refuses this; a guard for direct callers
                     throw CaseError("[[obstacle]]: more than " + std::to_string(max_moving_obstacles) +
                                     " obstacles have a velocity");
                 slot[i] = ++m;
                 for (std::size_t a = 0; a < 3; ++a) s.faces.obstacle_velocity[m - 1][a] = spec.obstacles[i].velocity[a];
+                if (const auto& c = spec.obstacles[i].thermal) {
+                    auto& row = s.thermal.faces.obstacle[m];
+                    row = *c;
+                    if (row.rule == boundary::ScalarRule::Fixed) row.value -= spec.thermal.reference;
+                }
             }
         if (m > 0)
             for (std::size_t c = 0; c < s.node_kind.size(); ++c)
@@ -187,6 +194,18 @@ backend::EngineSetup engine_setup(const CaseSpec& spec, const parallel::Subdomai
         s.ghost_lo = sub->ghost_lo;
         s.ghost_hi = sub->ghost_hi;
         s.halo = parallel::make_halo_plan(spec.model.lattice, *sub);
+    }
+    if (spec.thermal.enabled) {
+        const ThermalSpec& t = spec.thermal;
+        s.scalar = t.lattice;
+        s.thermal.diffusivity = t.diffusivity;
+        s.thermal.lambda = t.trt ? t.trt_magic : 0;
+        for (std::size_t a = 0; a < 3; ++a) s.thermal.buoyancy[a] = -t.expansion * t.gravity[a];  // rho_0 = 1
+        s.thermal.initial = t.expression_free_initial() - t.reference;
+        s.thermal.turbulent_prandtl = t.turbulent_prandtl;
+        const auto obstacles = s.thermal.faces;  // the rows numbered above
+        s.thermal.faces = scalar_faces(spec);
+        for (int m = 0; m < boundary::ScalarFaces::rows; ++m) s.thermal.faces.obstacle[m] = obstacles.obstacle[m];
     }
     s.tau = spec.model.tau;
     s.trt_magic = spec.model.trt_magic;
@@ -331,6 +350,31 @@ void Simulation::allocate() {
         if (face_values_->has(f)) face_values_->evaluate(f, 1.0, setup.face_values[std::size_t(f)]);
     engine_ = backend_ == BackendChoice::Cuda ? backend::make_cuda_engine(setup) : backend::make_cpu_engine(setup);
     engine_->initialize_uniform(spec_.initial_density, spec_.initial_velocity);
+    if (spec_.thermal.enabled && !spec_.thermal.initial_expression.empty()) {
+        // theta = T(x, y, z) - T_0 at every cell of the local box, in whole-box coordinates.
+        const Expression e(spec_.thermal.initial_expression, spec_.size);
+        const auto g = local_grid(spec_, sub_);
+        std::vector<double> theta(std::size_t(g.cells())), u(3 * theta.size());
+        for (std::int64_t c = 0; c < g.cells(); ++c) {
+            int p[3];
+            g.coordinates(c, p);
+            const double T = e(sub_.global_coordinate(0, p[0]), sub_.global_coordinate(1, p[1]),
+                               sub_.global_coordinate(2, p[2]), 0.0);
+            if (!std::isfinite(T))
+                throw CaseError("thermal.initial_temperature = \"" + e.text() + "\" is NaN/Inf at (" +
+                                std::to_string(p[0]) + ", " + std::to_string(p[1]) + ", " + std::to_string(p[2]) + ")");
+            theta[std::size_t(c)] = T - spec_.thermal.reference;
+            for (std::size_t a = 0; a < 3; ++a) u[3 * std::size_t(c) + a] = spec_.initial_velocity[a];
+        }
+        engine_->initialize_scalar(theta, u);
+    }
+}
+
+void Simulation::owned_temperature(std::vector<double>& temperature) {
+    temperature.clear();
+    if (!spec_.thermal.enabled) return;
+    engine_->scalar_field(temperature);  // one rank, every node stored (backend::refusal, the table)
+    for (double& t : temperature) t += spec_.thermal.reference;
 }
 
 void Simulation::restore(std::int64_t time, const backend::EngineState& state) {
@@ -418,7 +462,8 @@ Observation Simulation::observe_all(bool track_change) {
         t.mass += q.mass, t.fluid_cells += q.fluid_cells;
         norm2 += q.norm_l2 * q.norm_l2;
         if (q.bad_cell >= 0 && (t.bad_cell < 0 || q.bad_cell < t.bad_cell))
-            t.bad_cell = q.bad_cell, t.bad_density = q.bad_density, t.bad_speed = q.bad_speed;
+            t.bad_cell = q.bad_cell, t.bad_density = q.bad_density, t.bad_speed = q.bad_speed,
+            t.bad_theta = q.bad_theta;
     }
     t.change_l2 = std::sqrt(change2), t.norm_l2 = std::sqrt(norm2);
     return t;
@@ -495,7 +540,9 @@ RunResult Simulation::run(OutputSink* sink, const std::function<void(const Progr
             const int x = int(c % n[0]), y = int((c / n[0]) % n[1]), z = int(c / (std::int64_t(n[0]) * n[1]));
             std::ostringstream m;
             m << "the run diverged at step " << step << ": cell (" << x << ", " << y << ", " << z << ") has ";
-            if (!std::isfinite(o.bad_density) || !std::isfinite(o.bad_speed))
+            if (spec_.thermal.enabled && !(std::abs(o.bad_theta) < 1e30))
+                m << "temperature = NaN/Inf";
+            else if (!std::isfinite(o.bad_density) || !std::isfinite(o.bad_speed))
                 m << (std::isfinite(o.bad_density) ? "velocity" : "density") << " = NaN/Inf";
             else if (o.bad_speed >= 1.0)
                 m << "velocity |u| = " << o.bad_speed << " at or above the lattice speed 1";
@@ -515,18 +562,20 @@ RunResult Simulation::run(OutputSink* sink, const std::function<void(const Progr
     // below run.check_interval) must not keep a state that is already diverging.
     auto write_output = [&](std::int64_t step) {
         if (!sink) return;
-        std::vector<double> rho, u;
+        std::vector<double> rho, u, temperature;
         owned_fields(rho, u);
+        owned_temperature(temperature);
         kernel::Partial p = kernel::Partial::identity();
         for (std::size_t c = 0; c < rho.size(); ++c)
             p.add_cell(std::int64_t(c), rho[c], u[3 * c], u[3 * c + 1], u[3 * c + 2], run.density_min, run.density_max);
+        for (std::size_t c = 0; c < temperature.size(); ++c) p.add_scalar(std::int64_t(c), temperature[c]);
         if (parallel::Comm::world().any(p.bad_cell != INT64_MAX)) {
             check(step, false);  // names the cell (every rank)
             diverged("the run diverged at step " + std::to_string(step) +
                      ": its fields leave the stability watch's range. The last good output is kept; lower the "
                      "velocity, raise tau (viscosity) or refine the grid.");
         }
-        sink->write(step, rho, u);
+        sink->write(step, rho, u, temperature);
         release_forces();  // the state at this step passed the same test as a check
     };
     // Forces on the named obstacles (forces.csv) every force_every steps and at the end.

@@ -52,8 +52,10 @@ struct CheckpointSchedule {
 class OutputSink {
 public:
     virtual ~OutputSink() = default;
-    /// rho and u over the owned cells of the run's subdomain (the whole box on one rank).
-    virtual void write(std::int64_t step, const std::vector<double>& rho, const std::vector<double>& u) = 0;
+    /// rho and u over the owned cells of the run's subdomain (the whole box on one rank),
+    /// and the temperature of a [thermal] case (empty otherwise).
+    virtual void write(std::int64_t step, const std::vector<double>& rho, const std::vector<double>& u,
+                       const std::vector<double>& temperature) = 0;
     /// The forces on the obstacles named in forces.obstacles (in that order) after `step`.
     virtual void write_forces(std::int64_t /*step*/, const std::vector<std::array<double, 3>>& /*forces*/) {}
     /// Makes everything handed over so far durable (at the end, and before a divergence is reported).
@@ -121,6 +123,9 @@ public:
     const parallel::Subdomain& subdomain() const { return sub_; }
     /// The engine's fields over the owned cells, x-fastest.
     void owned_fields(std::vector<double>& rho, std::vector<double>& u);
+    /// The temperature T = theta + T_0 of a [thermal] case over the owned cells (empty
+    /// without one; solid nodes hold T_0).
+    void owned_temperature(std::vector<double>& temperature);
     /// Observation and obstacle forces over all ranks.
     Observation observe_all(bool track_change);
     std::vector<std::array<double, 3>> forces_all();

@@ -29,6 +29,9 @@ struct InPlace {
     static constexpr int copies = 1;
     template <int P>
     using with_parity = InPlace<L, S, T, P>;
+    /// The same pattern and precision over another velocity set (a coupled scalar, kernel/scalar.hpp).
+    template <class L2>
+    using rebind = InPlace<L2, S, T, Parity>;
 
     S* f;
     index_t cells;

@@ -27,6 +27,9 @@ struct TwoCopy {
     static constexpr int copies = 2;
     template <int>
     using with_parity = TwoCopy;  // the same every step
+    /// The same pattern and precision over another velocity set (a coupled scalar, kernel/scalar.hpp).
+    template <class L2>
+    using rebind = TwoCopy<L2, S, T>;
 
     template <int>
     BARRACUDA_HD TwoCopy fixed() const { return *this; }

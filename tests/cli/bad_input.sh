@@ -475,6 +475,32 @@ for args in "--help" "run --help" "bench --help"; do
     fi
 done
 
+# --- [thermal] (docs/case-file.md) ---------------------------------------------------
+THERM=("${RUN[@]}" --set model.precision=fp64 --set thermal.prandtl=0.71)
+{
+    sed 's/^tau = 0.8/tau = 0.8\nprecision = "fp64"/; s/^velocity = \[0.05, 0.0\]/velocity = [0.05, 0.0]\ntemperature = 1/' base.toml
+    printf '\n[thermal]\nprandtl = 0.71\nexpansion = 0.01\ngravity = [0, -1e-4]\n'
+} >thermal.toml
+expect_runs "base case with [thermal]" thermal.toml pvd
+expect "temperature without [thermal]" 3 "boundary.y_max" "temperature only in a case with a [thermal] table" -- \
+    "${RUN[@]}" --set boundary.y_max.temperature=1
+expect "diffusivity and prandtl" 3 "thermal.prandtl" "both given" -- "${THERM[@]}" --set thermal.diffusivity=0.1
+expect "tau_T too near 1/2" 3 "thermal.diffusivity = 1e-04" "0.501" "raise the diffusivity" -- \
+    "${RUN[@]}" --set model.precision=fp64 --set thermal.diffusivity=1e-4
+expect "beta dT too large" 3 "thermal.expansion = 0.5" "<= 0.1" -- "${THERM[@]}" --set thermal.expansion=0.5 \
+    --set boundary.y_max.temperature=1
+expect "buoyancy too strong" 3 "thermal.gravity" "<= 0.01" -- "${THERM[@]}" --set thermal.expansion=0.1 \
+    --set boundary.y_max.temperature=1 --set 'thermal.gravity=[0, -1]'
+expect "3D scalar lattice on D2Q9" 3 "thermal.lattice" "D2Q5" -- "${THERM[@]}" --set thermal.lattice=D3Q7
+expect "heat flux on a pressure face" 3 "boundary.x_max.heat_flux" "heat fluxes go on walls" -- "${THERM[@]}" \
+    --set boundary.x_max.type=pressure --set boundary.x_max.heat_flux=1e-3
+expect "thermal configuration not offered" 3 "thermal.lattice" "D2Q9 fp32" "not offered" 'model.precision = "fp64"' -- \
+    "${RUN[@]}" --set thermal.prandtl=0.71
+expect "turbulent Prandtl without LES" 3 "thermal.turbulent_prandtl" "model.smagorinsky" -- "${THERM[@]}" \
+    --set thermal.turbulent_prandtl=0.9
+expect "temperature field without [thermal]" 3 "output.fields" '"temperature" is not a field' -- \
+    "${RUN[@]}" --set 'output.fields=["temperature"]'
+
 # --- decomposition (one rank here; tests/cli/mpi_run.sh runs several) -----------
 expect "decomposition product differs from the rank count" 3 "domain.decomposition = [2, 1, 1]" \
     "2 subdomains but the run has 1 rank(s)" "mpirun -np 2" -- "${RUN[@]}" --set "domain.decomposition=[2, 1]"

@@ -20,13 +20,15 @@
 
 namespace barracuda::backend::cpu {
 
-template <class L, class Eq, class Collision, class Store>
+template <class L, class Eq, class Collision, class Store, class Ls>
 class CpuEngine final : public Engine {
     using S = typename Store::storage_type;
     using T = typename Store::compute_type;
-    using Kernel = kernel::StreamCollide<L, Eq, Collision, Store>;
+    using Kernel = kernel::StreamCollide<L, Eq, Collision, Store, Ls>;
     using Gather = kernel::Gather<L, Eq, Store>;
     static constexpr bool two_copy = Store::copies == 2;
+    static constexpr bool coupled = Kernel::coupled;
+    static constexpr int scalar_q = coupled ? Kernel::Scalar::Q : 0;
 
 public:
     explicit CpuEngine(const EngineSetup& s)
@@ -34,6 +36,8 @@ public:
           cells_(s.grid.cells()),
           a_(std::size_t(L::Q) * cells_, S{}),
           b_(two_copy ? std::size_t(L::Q) * cells_ : 0, S{}),
+          ga_(std::size_t(scalar_q) * cells_, S{}),
+          gb_(two_copy ? std::size_t(scalar_q) * cells_ : 0, S{}),
           class_(kernel::node_classes<L>(s)),
           border_(kernel::border_cells(class_)),
           exchanged_(s.wall_links.size()),
@@ -59,6 +63,10 @@ public:
         odd_ = false;
         clock_ = 0;
         place_equilibrium<L, Eq>(setup_, class_, previous_store(), rho, u, strain);
+        if constexpr (coupled) {
+            std::fill(ga_.begin(), ga_.end(), S{});
+            place_scalar<L, Ls>(setup_, class_, previous_scalar_store(), {setup_.thermal.initial}, u);
+        }
         if constexpr (two_copy) {
             // The ghosts take the neighbours' initial state, as after a step.
             pack(a_);
@@ -66,6 +74,29 @@ public:
             unpack(a_);
         }
         apply_walls();
+    }
+
+    void initialize_scalar(const std::vector<double>& theta, const std::vector<double>& u) override {
+        if constexpr (coupled) {
+            std::fill(ga_.begin(), ga_.end(), S{});
+            place_scalar<L, Ls>(setup_, class_, previous_scalar_store(), theta, u);
+        } else {
+            Engine::initialize_scalar(theta, u);
+        }
+    }
+
+    void scalar_field(std::vector<double>& theta) override {
+        theta.clear();
+        if constexpr (coupled) {
+            theta.resize(cells_);
+            const Kernel k = make_kernel();
+#pragma omp parallel for schedule(static)
+            for (std::int64_t c = 0; c < cells_; ++c) {
+                T r, v[3], th;
+                k.macroscopic(c, r, v, th);
+                theta[c] = th;
+            }
+        }
     }
 
     void set_face_values(int face, const std::vector<double>& values) override {
@@ -90,7 +121,7 @@ public:
                 parallel::Comm::world().wait();
                 unpack(b_);
             }
-            if constexpr (two_copy) a_.swap(b_);
+            if constexpr (two_copy) a_.swap(b_), ga_.swap(gb_);
             else odd_ = !odd_;
             ++clock_;
             apply_walls();
@@ -100,11 +131,11 @@ public:
     void fields(std::vector<double>& rho, std::vector<double>& u) override {
         rho.resize(cells_);
         u.resize(3 * cells_);
-        const Gather k = make_gather();
+        const Kernel k = make_kernel();
 #pragma omp parallel for schedule(static)
         for (std::int64_t c = 0; c < cells_; ++c) {
-            T r, v[3];
-            k.macroscopic(c, r, v);
+            T r, v[3], th;
+            k.macroscopic(c, r, v, th);
             rho[c] = r;
             u[3 * c] = v[0], u[3 * c + 1] = v[1], u[3 * c + 2] = v[2];
         }
@@ -120,7 +151,7 @@ public:
 
     Observation observe(double lo, double hi, bool track_change) override {
         if (track_change && prev_u_.empty()) prev_u_.assign(3 * cells_, T(0));
-        const Gather k = make_gather();
+        const Kernel k = make_kernel();
         kernel::Partial total = kernel::Partial::identity();
 #pragma omp parallel
         {
@@ -128,10 +159,13 @@ public:
 #pragma omp for schedule(static)
             for (std::int64_t c = 0; c < cells_; ++c) {
                 if (class_[std::size_t(c)] == kernel::Ghost) continue;  // observed by its owner
-                T r, v[3];
-                k.macroscopic(c, r, v);
+                T r, v[3], th;
+                k.macroscopic(c, r, v, th);
                 p.add_cell(c, r, v[0], v[1], v[2], lo, hi);
-                if (kernel::path_of(class_[std::size_t(c)]) != kernel::Solid) p.add_fluid(double(r));
+                if (kernel::path_of(class_[std::size_t(c)]) != kernel::Solid) {
+                    p.add_fluid(double(r));
+                    if constexpr (coupled) p.add_scalar(c, double(th));
+                }
                 if (track_change) {
                     T* pu = &prev_u_[3 * c];
                     p.add_change(double(v[0] - pu[0]), double(v[1] - pu[1]), double(v[2] - pu[2]));
@@ -143,9 +177,10 @@ public:
         }
         Observation o = observation_from(total);
         if (o.bad_cell >= 0) {
-            T r, v[3];
-            k.macroscopic(o.bad_cell, r, v);
+            T r, v[3], th;
+            k.macroscopic(o.bad_cell, r, v, th);
             o.bad_density = r;
+            o.bad_theta = th;
             o.bad_speed = std::sqrt(double(v[0]) * v[0] + double(v[1]) * v[1] + double(v[2]) * v[2]);
         }
         return o;
@@ -156,15 +191,18 @@ public:
         st.engine = state_key<L, Eq, Store>(setup_);
         const auto* bytes = reinterpret_cast<const std::uint8_t*>(a_.data());
         st.populations.assign(bytes, bytes + a_.size() * sizeof(S));
+        const auto* scalar = reinterpret_cast<const std::uint8_t*>(ga_.data());
+        st.populations.insert(st.populations.end(), scalar, scalar + ga_.size() * sizeof(S));
         st.odd = odd_;
         st.clock = clock_;
         st.wall_momenta = exchanged_;
         return st;
     }
     void restore_state(const EngineState& st) override {
-        check_state(st, state_key<L, Eq, Store>(setup_), a_.size() * sizeof(S), exchanged_.size());
+        check_state(st, state_key<L, Eq, Store>(setup_), (a_.size() + ga_.size()) * sizeof(S), exchanged_.size());
         // Two copies: the next step reads only a_ (and writes every fluid cell of b_).
-        std::memcpy(a_.data(), st.populations.data(), st.populations.size());
+        std::memcpy(a_.data(), st.populations.data(), a_.size() * sizeof(S));
+        if (!ga_.empty()) std::memcpy(ga_.data(), st.populations.data() + a_.size() * sizeof(S), ga_.size() * sizeof(S));
         odd_ = st.odd;
         clock_ = st.clock;
         exchanged_ = st.wall_momenta;
@@ -286,6 +324,17 @@ private:
         if constexpr (two_copy) return Store{nullptr, a_.data(), cells_};
         else return Store{a_.data(), cells_, !odd_};
     }
+    // The coupled scalar's stores, as the flow's.
+    using ScalarStore = typename Store::template rebind<Ls>;
+    ScalarStore make_scalar_store() const {
+        S* a = const_cast<S*>(ga_.data());
+        if constexpr (two_copy) return ScalarStore{a, const_cast<S*>(gb_.data()), cells_, &clock_};
+        else return ScalarStore{a, cells_, odd_, &clock_};
+    }
+    ScalarStore previous_scalar_store() {
+        if constexpr (two_copy) return ScalarStore{nullptr, ga_.data(), cells_};
+        else return ScalarStore{ga_.data(), cells_, !odd_};
+    }
     Gather make_gather() const {
         Gather g{};
         g.layout = storage::layout_of<typename Gather::Layout>(setup_.grid);
@@ -296,14 +345,15 @@ private:
         return g;
     }
     Kernel make_kernel() const {
-        return Kernel{make_gather(), collision_,
-                      setup_.force[0] != 0 || setup_.force[1] != 0 || setup_.force[2] != 0,
-                      setup_.forcing == physics::ForcingKind::Edm};
+        Kernel k{make_gather(), collision_, backend::forced(setup_), setup_.forcing == physics::ForcingKind::Edm};
+        if constexpr (coupled) k.scalar = make_scalar_part<typename Kernel::Scalar>(setup_, make_scalar_store());
+        return k;
     }
 
     EngineSetup setup_;
     std::int64_t cells_;
     std::vector<S> a_, b_;
+    std::vector<S> ga_, gb_;  // a coupled scalar's populations, as a_ and b_
     std::vector<std::uint8_t> class_;
     std::vector<storage::index_t> border_;  // Border cells (a subdomain's outer owned layer)
     std::vector<Run> runs_;                  // find_runs
@@ -324,9 +374,9 @@ namespace barracuda::backend {
 /// The CPU engine of one configuration (backend/makers.hpp; the generated units
 /// instantiate it for each row of the configuration table).
 template <lattice::Kind K, storage::Precision P, physics::EquilibriumKind E, physics::CollisionKind C,
-          storage::Pattern S>
+          storage::Pattern S, lattice::ScalarKind X>
 std::unique_ptr<Engine> make_cpu(const EngineSetup& s) {
-    return make_configured<cpu::CpuEngine, K, P, E, C, S>(s);
+    return make_configured<cpu::CpuEngine, K, P, E, C, S, X>(s);
 }
 
 }  // namespace barracuda::backend

@@ -70,14 +70,17 @@ template <class K, class T>
 __global__ void __launch_bounds__(block_size) observe_kernel(const __grid_constant__ K k, double lo, double hi, T* prev_u,
                                                              kernel::Partial* partials) {
     kernel::Partial p = kernel::Partial::identity();
-    const storage::index_t n = k.layout.cells();
+    const storage::index_t n = k.in.layout.cells();
     for (storage::index_t cell = storage::index_t(blockIdx.x) * blockDim.x + threadIdx.x; cell < n;
          cell += storage::index_t(gridDim.x) * blockDim.x) {
-        if (k.node_class[cell] == kernel::Ghost) continue;  // observed by its owner rank
-        T r, v[3];
-        k.macroscopic(cell, r, v);
+        if (k.in.node_class[cell] == kernel::Ghost) continue;  // observed by its owner rank
+        T r, v[3], th;
+        k.macroscopic(cell, r, v, th);
         p.add_cell(cell, r, v[0], v[1], v[2], lo, hi);
-        if (kernel::path_of(k.node_class[cell]) != kernel::Solid) p.add_fluid(double(r));
+        if (kernel::path_of(k.in.node_class[cell]) != kernel::Solid) {
+            p.add_fluid(double(r));
+            if constexpr (K::coupled) p.add_scalar(cell, double(th));
+        }
         if (prev_u) {
             T* pu = prev_u + 3 * cell;
             p.add_change(double(v[0] - pu[0]), double(v[1] - pu[1]), double(v[2] - pu[2]));
@@ -146,23 +149,42 @@ __global__ void __launch_bounds__(block_size)
     kernel::place_equilibrium_at<L, Eq>(g.layout, g.faces, g.node_class, g.store, cell, drho, u);
 }
 
+/// Density and velocity (and, rho null, a coupled scalar into u's place).
 template <class K, class T>
 __global__ void __launch_bounds__(block_size) fields_kernel(const __grid_constant__ K k, T* rho, T* u) {
     const storage::index_t cell = storage::index_t(blockIdx.x) * blockDim.x + threadIdx.x;
-    if (cell >= k.layout.cells()) return;
-    T r, v[3];
-    k.macroscopic(cell, r, v);
+    if (cell >= k.in.layout.cells()) return;
+    T r, v[3], th;
+    k.macroscopic(cell, r, v, th);
+    if (!rho) {
+        u[cell] = th;
+        return;
+    }
     rho[cell] = r;
     u[3 * cell] = v[0], u[3 * cell + 1] = v[1], u[3 * cell + 2] = v[2];
 }
 
-template <class L, class Eq, class Collision, class Store>
+template <class Ls, class Layout, class Store, class T>
+__global__ void __launch_bounds__(block_size)
+    uniform_scalar_kernel(Layout layout, boundary::Parameters faces, const std::uint8_t* node_class, Store previous,
+                          T theta, T ux, T uy, T uz) {
+    const storage::index_t cell = storage::index_t(blockIdx.x) * blockDim.x + threadIdx.x;
+    if (cell >= layout.cells()) return;
+    const T u[3] = {ux, uy, uz};
+    kernel::place_scalar_at<Ls>(layout, faces, node_class, previous, cell, theta, u);
+}
+
+template <class L, class Eq, class Collision, class Store, class Ls>
 class CudaEngine final : public Engine {
     using S = typename Store::storage_type;
     using T = typename Store::compute_type;
-    using Kernel = kernel::StreamCollide<L, Eq, Collision, Store>;
+    using Kernel = kernel::StreamCollide<L, Eq, Collision, Store, Ls>;
+    using Observer = kernel::Observer<L, Eq, Store, Ls>;
     using Gather = kernel::Gather<L, Eq, Store>;
     static constexpr bool two_copy = Store::copies == 2;
+    static constexpr bool coupled = Kernel::coupled;
+    static constexpr int scalar_q = coupled ? Kernel::Scalar::Q : 0;
+    using ScalarStore = typename Store::template rebind<Ls>;
 
 public:
     explicit CudaEngine(const EngineSetup& s)
@@ -170,6 +192,8 @@ public:
           cells_(s.grid.cells()),
           a_(std::size_t(L::Q) * cells_),
           b_(two_copy ? std::size_t(L::Q) * cells_ : 0),
+          ga_(std::size_t(scalar_q) * cells_),
+          gb_(two_copy ? std::size_t(scalar_q) * cells_ : 0),
           class_(cells_),
           clock_(1),
           host_class_(kernel::node_classes<L>(s)),
@@ -238,6 +262,7 @@ public:
         check(cudaMemcpy(a_.get(), f.data(), f.size() * sizeof(S), cudaMemcpyHostToDevice), "upload populations");
         if constexpr (two_copy)
             check(cudaMemcpy(b_.get(), f.data(), f.size() * sizeof(S), cudaMemcpyHostToDevice), "upload populations");
+        if constexpr (coupled) upload_scalar({setup_.thermal.initial}, u);
         exchange_initial();
         launch_walls();
         check(cudaStreamSynchronize(stream_), "wall_kernel");
@@ -255,6 +280,18 @@ public:
         if constexpr (two_copy)
             check(cudaMemcpyAsync(b_.get(), a_.get(), a_.size() * sizeof(S), cudaMemcpyDeviceToDevice, stream_),
                   "copy populations");
+        if constexpr (coupled) {
+            check(cudaMemset(ga_.get(), 0, ga_.size() * sizeof(S)), "cudaMemset");
+            ScalarStore prev;
+            if constexpr (two_copy) prev = ScalarStore{nullptr, ga_.get(), cells_};
+            else prev = ScalarStore{ga_.get(), cells_, true};
+            uniform_scalar_kernel<Ls><<<blocks(), block_size, 0, stream_>>>(
+                g.layout, g.faces, g.node_class, prev, T(setup_.thermal.initial), T(u[0]), T(u[1]), T(u[2]));
+            check(cudaGetLastError(), "uniform_scalar_kernel launch");
+            if constexpr (two_copy)
+                check(cudaMemcpyAsync(gb_.get(), ga_.get(), ga_.size() * sizeof(S), cudaMemcpyDeviceToDevice, stream_),
+                      "copy populations");
+        }
         check(cudaStreamSynchronize(stream_), "uniform_kernel");
         exchange_initial();
         launch_walls();
@@ -279,9 +316,31 @@ public:
         check(cudaStreamSynchronize(stream_), "stream-collide");
     }
 
+    void initialize_scalar(const std::vector<double>& theta, const std::vector<double>& u) override {
+        if constexpr (coupled) {
+            check(cudaStreamSynchronize(stream_), "steps before initialisation");
+            upload_scalar(theta, u);
+        } else {
+            Engine::initialize_scalar(theta, u);
+        }
+    }
+
+    void scalar_field(std::vector<double>& theta) override {
+        theta.clear();
+        if constexpr (coupled) {
+            DeviceArray<T> d(cells_);
+            fields_kernel<<<blocks(), block_size, 0, stream_>>>(make_observer(), static_cast<T*>(nullptr), d.get());
+            check(cudaGetLastError(), "fields_kernel launch");
+            check(cudaStreamSynchronize(stream_), "fields_kernel");
+            std::vector<T> h(cells_);
+            check(cudaMemcpy(h.data(), d.get(), cells_ * sizeof(T), cudaMemcpyDeviceToHost), "download scalar");
+            theta.assign(h.begin(), h.end());
+        }
+    }
+
     void fields(std::vector<double>& rho, std::vector<double>& u) override {
         DeviceArray<T> d_rho(cells_), d_u(3 * cells_);
-        fields_kernel<<<blocks(), block_size, 0, stream_>>>(make_gather(), d_rho.get(), d_u.get());
+        fields_kernel<<<blocks(), block_size, 0, stream_>>>(make_observer(), d_rho.get(), d_u.get());
         check(cudaGetLastError(), "fields_kernel launch");
         check(cudaStreamSynchronize(stream_), "fields_kernel");
         std::vector<T> hr(cells_), hu(3 * cells_);
@@ -295,9 +354,13 @@ public:
         check(cudaStreamSynchronize(stream_), "steps before a checkpoint");
         EngineState st;
         st.engine = state_key<L, Eq, Store>(setup_);
-        st.populations.resize(a_.size() * sizeof(S));
-        check(cudaMemcpy(st.populations.data(), a_.get(), st.populations.size(), cudaMemcpyDeviceToHost),
+        st.populations.resize((a_.size() + ga_.size()) * sizeof(S));
+        check(cudaMemcpy(st.populations.data(), a_.get(), a_.size() * sizeof(S), cudaMemcpyDeviceToHost),
               "download populations");
+        if (ga_.size() > 0)
+            check(cudaMemcpy(st.populations.data() + a_.size() * sizeof(S), ga_.get(), ga_.size() * sizeof(S),
+                             cudaMemcpyDeviceToHost),
+                  "download scalar populations");
         st.odd = odd_;
         check(cudaMemcpy(&st.clock, clock_.get(), sizeof(std::uint32_t), cudaMemcpyDeviceToHost), "download clock");
         st.wall_momenta.resize(exchanged_.size());
@@ -308,14 +371,20 @@ public:
         return st;
     }
     void restore_state(const EngineState& st) override {
-        check_state(st, state_key<L, Eq, Store>(setup_), a_.size() * sizeof(S), exchanged_.size());
+        check_state(st, state_key<L, Eq, Store>(setup_), (a_.size() + ga_.size()) * sizeof(S), exchanged_.size());
         check(cudaStreamSynchronize(stream_), "steps before a restore");
         // Into both copies, as initialize() does; the next step reads a_.
-        check(cudaMemcpy(a_.get(), st.populations.data(), st.populations.size(), cudaMemcpyHostToDevice),
-              "upload populations");
+        const std::size_t flow = a_.size() * sizeof(S), scalar = ga_.size() * sizeof(S);
+        check(cudaMemcpy(a_.get(), st.populations.data(), flow, cudaMemcpyHostToDevice), "upload populations");
         if constexpr (two_copy)
-            check(cudaMemcpy(b_.get(), st.populations.data(), st.populations.size(), cudaMemcpyHostToDevice),
-                  "upload populations");
+            check(cudaMemcpy(b_.get(), st.populations.data(), flow, cudaMemcpyHostToDevice), "upload populations");
+        if (scalar > 0) {
+            check(cudaMemcpy(ga_.get(), st.populations.data() + flow, scalar, cudaMemcpyHostToDevice),
+                  "upload scalar populations");
+            if constexpr (two_copy)
+                check(cudaMemcpy(gb_.get(), st.populations.data() + flow, scalar, cudaMemcpyHostToDevice),
+                      "upload scalar populations");
+        }
         odd_ = st.odd;
         check(cudaMemcpy(clock_.get(), &st.clock, sizeof(std::uint32_t), cudaMemcpyHostToDevice), "upload clock");
         if (!st.wall_momenta.empty())
@@ -370,7 +439,7 @@ public:
         }
         if (partials_.size() == 0) partials_ = DeviceArray<kernel::Partial>(reduce_blocks);
         observe_kernel<<<reduce_blocks, block_size, 0, stream_>>>(
-            make_gather(), lo, hi, track_change ? prev_u_.get() : nullptr, partials_.get());
+            make_observer(), lo, hi, track_change ? prev_u_.get() : nullptr, partials_.get());
         check(cudaGetLastError(), "observe_kernel launch");
         check(cudaStreamSynchronize(stream_), "observe_kernel");
         std::vector<kernel::Partial> h(reduce_blocks);
@@ -383,6 +452,11 @@ public:
             std::vector<double> r, u;
             fields(r, u);  // rare: the run is about to stop
             o.bad_density = r[p.bad_cell];
+            if constexpr (coupled) {
+                std::vector<double> th;
+                scalar_field(th);
+                o.bad_theta = th[p.bad_cell];
+            }
             const double* v = &u[3 * p.bad_cell];
             o.bad_speed = std::sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
         }
@@ -625,6 +699,7 @@ private:
     void advance() {
         if constexpr (two_copy) {
             a_.swap(b_);
+            ga_.swap(gb_);
             swapped_ = !swapped_;
         } else {
             odd_ = !odd_;
@@ -660,15 +735,38 @@ private:
         for (int d = 0; d < 3; ++d) g.force[d] = T(setup_.force[d]);
         return g;
     }
+    ScalarStore make_scalar_store() const {
+        if constexpr (two_copy) return ScalarStore{ga_.get(), gb_.get(), cells_, clock_.get()};
+        else return ScalarStore{ga_.get(), cells_, odd_, clock_.get()};
+    }
     Kernel make_kernel() const {
-        return Kernel{make_gather(), collision_,
-                      setup_.force[0] != 0 || setup_.force[1] != 0 || setup_.force[2] != 0,
-                      setup_.forcing == physics::ForcingKind::Edm};
+        Kernel k{make_gather(), collision_, backend::forced(setup_), setup_.forcing == physics::ForcingKind::Edm};
+        if constexpr (coupled) k.scalar = make_scalar_part<typename Kernel::Scalar>(setup_, make_scalar_store());
+        return k;
+    }
+    Observer make_observer() const {
+        Observer o{make_gather()};
+        if constexpr (coupled) o.scalar = make_scalar_part<typename Kernel::Scalar>(setup_, make_scalar_store());
+        return o;
+    }
+    /// The scalar's equilibrium of (theta, u), placed on the host and copied into both copies.
+    void upload_scalar(const std::vector<double>& theta, const std::vector<double>& u) {
+        if constexpr (coupled) {
+            std::vector<S> g(ga_.size(), S{});
+            ScalarStore prev;
+            if constexpr (two_copy) prev = ScalarStore{nullptr, g.data(), cells_};
+            else prev = ScalarStore{g.data(), cells_, !odd_};
+            place_scalar<L, Ls>(setup_, host_class_, prev, theta, u);
+            check(cudaMemcpy(ga_.get(), g.data(), g.size() * sizeof(S), cudaMemcpyHostToDevice), "upload scalar");
+            if constexpr (two_copy)
+                check(cudaMemcpy(gb_.get(), g.data(), g.size() * sizeof(S), cudaMemcpyHostToDevice), "upload scalar");
+        }
     }
 
     EngineSetup setup_;
     std::int64_t cells_;
     DeviceArray<S> a_, b_;
+    DeviceArray<S> ga_, gb_;  // a coupled scalar's populations, as a_ and b_
     DeviceArray<std::uint8_t> class_;
     DeviceArray<storage::index_t> boundary_cells_;  // cells of class Boundary
     DeviceArray<std::uint32_t> clock_;                // steps since initialisation (stochastic FP16 rounding)
@@ -706,9 +804,9 @@ namespace barracuda::backend {
 /// The CUDA engine of one configuration (backend/makers.hpp; the generated units
 /// instantiate it for each row of the configuration table).
 template <lattice::Kind K, storage::Precision P, physics::EquilibriumKind E, physics::CollisionKind C,
-          storage::Pattern S>
+          storage::Pattern S, lattice::ScalarKind X>
 std::unique_ptr<Engine> make_cuda(const EngineSetup& s) {
-    return make_configured<cuda::CudaEngine, K, P, E, C, S>(s);
+    return make_configured<cuda::CudaEngine, K, P, E, C, S, X>(s);
 }
 
 }  // namespace barracuda::backend

@@ -1,0 +1,151 @@
+// The second distribution of a coupled model: a scalar (temperature) on its own
+// small lattice (lattice/scalar_sets.hpp), stored by the same pattern and
+// precision as the flow, streamed and collided in the flow's fused update
+// (kernel/stream_collide.hpp: one pass over memory for both, as seed 004 §3
+// does; its bytes per cell are the flow's plus the scalar's). Its links are
+// classified by the flow's rules (kernel/links.hpp) and completed by the
+// scalar's own conditions where the flow has a wall, an open face or an obstacle
+// (boundary/scalar_faces.hpp). Every scalar set's velocities are among its flow
+// lattice's, so a flow bulk cell is a scalar bulk cell.
+#pragma once
+#include <cstdint>
+
+#include "boundary/parameters.hpp"
+#include "boundary/scalar_faces.hpp"
+#include "kernel/links.hpp"
+#include "lattice/scalar_sets.hpp"
+#include "physics/advection_diffusion.hpp"
+#include "storage/layout.hpp"
+
+namespace barracuda::kernel {
+
+using storage::index_t;
+
+/// The scalar of a coupled update. Store: the flow's pattern and precision over Ls.
+template <class Ls, class Store>
+struct ScalarPart {
+    using T = typename Store::compute_type;
+    static constexpr bool present = true;
+    static constexpr int Q = Ls::Q;
+
+    Store store;
+    physics::ScalarTrt<Ls, T> collision;
+    boundary::ScalarFaces faces;
+    T buoyancy[3];  // the Boussinesq force per unit of theta: -rho_0 beta g
+    // LES (the flow's Smagorinsky closure, physics/les.hpp): the cell's eddy viscosity
+    // nu_t = cs2 (tau_eff - tau_0) raises the diffusivity by nu_t / Pr_t (seed 004 eq. 8),
+    // tau_T = tau_T0 + eddy_ratio (tau_eff - tau_0), eddy_ratio = cs2 / (cs2_T Pr_t).
+    // eddy_ratio 0: no LES on the scalar.
+    T eddy_ratio = T(0), tau_t0 = T(1), lambda = T(0);
+
+    /// The flow's force plus the buoyancy of theta.
+    BARRACUDA_HD void force_at(T theta, const T (&base)[3], T (&force)[3]) const {
+        BARRACUDA_UNROLL
+        for (int a = 0; a < 3; ++a) force[a] = base[a] + buoyancy[a] * theta;
+    }
+
+    template <class Layout>
+    BARRACUDA_HD void gather_bulk(index_t cell, const typename Layout::Cursor& s, T (&g)[Ls::Q]) const {
+        BARRACUDA_UNROLL
+        for (int i = 0; i < Ls::Q; ++i) g[i] = store.streamed(i, cell, Layout::template neighbour<Ls>(s, cell, i, -1));
+    }
+
+    /// Every link classified as the flow's; u is the flow velocity at the node (for the
+    /// zero-gradient rule only).
+    template <class Layout>
+    BARRACUDA_HD void gather_boundary(const Layout& layout, const boundary::Parameters& flow,
+                                      const std::uint8_t* node_class, index_t cell, const int (&pos)[3],
+                                      const T (&u)[3], T (&g)[Ls::Q]) const {
+        unsigned unknown = 0;
+        BARRACUDA_UNROLL
+        for (int i = 0; i < Ls::Q; ++i) {
+            const LinkSource link = link_source<Ls>(layout, flow, node_class, pos, i);
+            if (link.kind == LinkKind::Streamed) {
+                g[i] = store.streamed(i, cell, link.from);
+                continue;
+            }
+            const boundary::ScalarCondition& c = link.kind == LinkKind::SolidNode
+                                                     ? faces.obstacle[moving_obstacle_of(node_class[link.from])]
+                                                     : faces.face[link.wall];
+            const T back = store.reflected(i, cell);
+            switch (c.rule) {
+                case boundary::ScalarRule::Adiabatic: g[i] = back; break;
+                case boundary::ScalarRule::Fixed: g[i] = T(2 * Ls::w(i)) * T(c.value) - back; break;
+                case boundary::ScalarRule::Flux: g[i] = back + T(c.value); break;
+                case boundary::ScalarRule::ZeroGradient: g[i] = T(0), unknown |= 1u << i; break;
+            }
+        }
+        if (unknown) {
+            // theta = known + sum_unknown e_i theta, e_i = g_i^eq / theta.
+            T known = T(0), share = T(0);
+            T e[Ls::Q];
+            BARRACUDA_UNROLL
+            for (int i = 0; i < Ls::Q; ++i) {
+                e[i] = physics::scalar_equilibrium<Ls>(i, T(1), u);
+                if ((unknown >> i) & 1u) share += e[i];
+                else known += g[i];
+            }
+            const T theta = known / (T(1) - share);
+            BARRACUDA_UNROLL
+            for (int i = 0; i < Ls::Q; ++i)
+                if ((unknown >> i) & 1u) g[i] = e[i] * theta;
+        }
+    }
+
+    template <class Layout>
+    BARRACUDA_HD void put_bulk(index_t cell, const typename Layout::Cursor& s, const T (&g)[Ls::Q],
+                               std::uint32_t word) const {
+        BARRACUDA_UNROLL
+        for (int i = 0; i < Ls::Q; ++i)
+            store.put(i, cell, Layout::template neighbour<Ls>(s, cell, i, +1), true, g[i], ~word);
+    }
+
+    template <class Layout>
+    BARRACUDA_HD void put_boundary(const Layout& layout, const boundary::Parameters& flow,
+                                   const std::uint8_t* node_class, index_t cell, const int (&pos)[3],
+                                   const T (&g)[Ls::Q], std::uint32_t word) const {
+        if (store.needs_destination()) {
+            BARRACUDA_UNROLL
+            for (int i = 0; i < Ls::Q; ++i) {
+                const LinkSource to = link_source<Ls>(layout, flow, node_class, pos, Ls::opposite(i));
+                store.put(i, cell, to.from, to.kind == LinkKind::Streamed, g[i], ~word);
+            }
+        } else {
+            BARRACUDA_UNROLL
+            for (int i = 0; i < Ls::Q; ++i) store.put(i, cell, cell, true, g[i], ~word);
+        }
+    }
+
+    template <int P>
+    BARRACUDA_HD ScalarPart<Ls, typename Store::template with_parity<P>> fixed() const {
+        ScalarPart<Ls, typename Store::template with_parity<P>> s{};
+        s.store = store.template fixed<P>();
+        s.collision = collision;
+        s.faces = faces;
+        for (int a = 0; a < 3; ++a) s.buoyancy[a] = buoyancy[a];
+        s.eddy_ratio = eddy_ratio, s.tau_t0 = tau_t0, s.lambda = lambda;
+        return s;
+    }
+};
+
+/// No scalar: a flow-only update carries this empty part.
+struct NoScalarPart {
+    static constexpr bool present = false;
+    static constexpr int Q = 1;  // array sizes in code that `if constexpr` removes
+    template <int>
+    BARRACUDA_HD NoScalarPart fixed() const { return {}; }
+};
+
+/// The scalar part of lattice Ls over the flow store Store (NoScalar: none).
+template <class Ls, class Store>
+struct ScalarPartOf {
+    using type = ScalarPart<Ls, typename Store::template rebind<Ls>>;
+};
+template <class Store>
+struct ScalarPartOf<lattice::NoScalar, Store> {
+    using type = NoScalarPart;
+};
+template <class Ls, class Store>
+using ScalarPartFor = typename ScalarPartOf<Ls, Store>::type;
+
+}  // namespace barracuda::kernel

@@ -1,0 +1,118 @@
+// Velocity sets of a transported scalar (temperature): the nearest neighbours
+// only, with or without a rest population. An advection-diffusion equation needs
+// just the first two moments of its equilibrium to be right (Guo, Shi & Zheng
+// 2002, eq. 9-10), so these few velocities carry it at a fraction of the flow
+// lattice's bytes. Ordering as the flow lattices: rest first (if any), then
+// opposite pairs.
+//
+//   set   Q  w_0   w_i    cs2    diffusivity D = cs2 (tau_T - 1/2)
+//   D2Q4  4  -     1/4    1/2    (Guo, Shi & Zheng 2002, their 2D model)
+//   D2Q5  5  1/3   1/6    1/3
+//   D3Q6  6  -     1/6    1/3    (seed 004, Delbosc et al. 2014, §2.3)
+//   D3Q7  7  1/4   1/8    1/4    (the D3Q7 of FluidX3D's TEMPERATURE extension)
+#pragma once
+#include <cstdint>
+#include <string_view>
+
+#include "common/hd.hpp"
+#include "lattice/packed.hpp"
+
+namespace barracuda::lattice {
+
+/// The common shape of the four sets: D dimensions, a rest population or not, and
+/// the rest weight w0 (the moving weights share 1 - w0). Each set below is its own
+/// type with its name (nvcc's generated host stubs cannot spell a template argument
+/// that is a pointer to a string).
+template <int Dim, bool Rest, int W0Num, int W0Den>
+struct AxisSet {
+    static constexpr int D = Dim;
+    static constexpr int Q = 2 * Dim + (Rest ? 1 : 0);
+    static constexpr double w0 = double(W0Num) / double(W0Den);
+    static constexpr double w_moving = (1.0 - w0) / (2 * Dim);
+    /// sum_i w_i c_ix^2 = 2 w_moving.
+    static constexpr double cs2 = 2 * w_moving;
+
+    static constexpr int first_moving = Rest ? 1 : 0;
+    /// Velocity i: 0 (rest, if any), then +x, -x, +y, -y, +z, -z.
+    BARRACUDA_HD static constexpr int c(int i, int axis) {
+        const int k = i - first_moving;
+        if (k < 0 || k / 2 != axis) return 0;
+        return (k & 1) ? -1 : 1;
+    }
+    BARRACUDA_HD static constexpr double w(int i) { return i < first_moving ? w0 : w_moving; }
+    BARRACUDA_HD static constexpr int opposite(int i) {
+        if (i < first_moving) return i;
+        const int k = i - first_moving;
+        return first_moving + ((k & 1) ? k - 1 : k + 1);
+    }
+};
+
+struct D2Q4 : AxisSet<2, false, 0, 1> {
+    static constexpr const char* name = "D2Q4";
+};
+struct D2Q5 : AxisSet<2, true, 1, 3> {
+    static constexpr const char* name = "D2Q5";
+};
+struct D3Q6 : AxisSet<3, false, 0, 1> {
+    static constexpr const char* name = "D3Q6";
+};
+struct D3Q7 : AxisSet<3, true, 1, 4> {
+    static constexpr const char* name = "D3Q7";
+};
+
+/// The scalar lattice of a run: none (flow only) or one of the four sets.
+enum class ScalarKind { None, D2Q4, D2Q5, D3Q6, D3Q7 };
+
+constexpr std::string_view name_of(ScalarKind k) {
+    switch (k) {
+        case ScalarKind::None: return "none";
+        case ScalarKind::D2Q4: return "D2Q4";
+        case ScalarKind::D2Q5: return "D2Q5";
+        case ScalarKind::D3Q6: return "D3Q6";
+        case ScalarKind::D3Q7: return "D3Q7";
+    }
+    return "?";
+}
+constexpr int velocities_of(ScalarKind k) {
+    switch (k) {
+        case ScalarKind::D2Q4: return 4;
+        case ScalarKind::D2Q5: return 5;
+        case ScalarKind::D3Q6: return 6;
+        case ScalarKind::D3Q7: return 7;
+        case ScalarKind::None: break;
+    }
+    return 0;
+}
+constexpr int dimensions_of(ScalarKind k) { return k == ScalarKind::D2Q4 || k == ScalarKind::D2Q5 ? 2 : 3; }
+/// cs2 of a set, for converting a diffusivity into a relaxation time at the edge.
+constexpr double cs2_of(ScalarKind k) {
+    switch (k) {
+        case ScalarKind::D2Q4: return D2Q4::cs2;
+        case ScalarKind::D2Q5: return D2Q5::cs2;
+        case ScalarKind::D3Q6: return D3Q6::cs2;
+        case ScalarKind::D3Q7: return D3Q7::cs2;
+        case ScalarKind::None: break;
+    }
+    return 0;
+}
+
+/// No scalar: the flow engines' fifth type.
+struct NoScalar {
+    static constexpr int Q = 0;
+    static constexpr const char* name = "none";
+};
+
+template <ScalarKind K>
+struct ScalarTypeOf { using type = NoScalar; };
+template <>
+struct ScalarTypeOf<ScalarKind::D2Q4> { using type = D2Q4; };
+template <>
+struct ScalarTypeOf<ScalarKind::D2Q5> { using type = D2Q5; };
+template <>
+struct ScalarTypeOf<ScalarKind::D3Q6> { using type = D3Q6; };
+template <>
+struct ScalarTypeOf<ScalarKind::D3Q7> { using type = D3Q7; };
+template <ScalarKind K>
+using ScalarType = typename ScalarTypeOf<K>::type;
+
+}  // namespace barracuda::lattice
