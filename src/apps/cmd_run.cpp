@@ -42,8 +42,11 @@ public:
         const bool last = p.step == p.total;
         if (!tty_ && !last && now - last_print_ < std::chrono::seconds(5)) return;
         last_print_ = now;
-        std::fprintf(stderr, "%sstep %lld/%lld  %.1f MLUPS  ETA %s  max|u| %.4g  mean rho %.7f%s", tty_ ? "\r\033[K" : "",
-                     static_cast<long long>(p.step), static_cast<long long>(p.total), p.mlups,
+        char si[96] = "";
+        if (p.simulated_seconds > 0)
+            std::snprintf(si, sizeof si, "  t = %.4g s  %.1fx real time", p.simulated_seconds, p.realtime_factor);
+        std::fprintf(stderr, "%sstep %lld/%lld%s  %.1f MLUPS  ETA %s  max|u| %.4g  mean rho %.7f%s", tty_ ? "\r\033[K" : "",
+                     static_cast<long long>(p.step), static_cast<long long>(p.total), si, p.mlups,
                      format_duration(p.eta_seconds).c_str(), p.u_max, p.mean_density, tty_ ? "" : "\n");
         std::fflush(stderr);
         printed_ = true;
@@ -128,6 +131,7 @@ int run_command(const RunOptions& options) {
             std::cerr << "barracuda: " << spec.title << " | " << simulation.engine().description() << " | "
                       << spec.size[0] << " x " << spec.size[1] << " x " << spec.size[2] << " cells, "
                       << spec.run.steps << " steps\n";
+        if (lead && spec.units.si && !options.quiet) std::cerr << sim::conversion_table(spec);
         if (lead && comm.size() > 1) {
             std::cerr << "barracuda: " << comm.size() << " ranks as [" << sub.dims[0] << ", " << sub.dims[1] << ", "
                       << sub.dims[2] << "] subdomains of about " << sub.owned_size[0] << " x " << sub.owned_size[1]
@@ -197,7 +201,12 @@ int run_command(const RunOptions& options) {
         std::cout << "done: " << r.steps - resumed.step << " steps";
         if (restart) std::cout << " (from the checkpoint at step " << resumed.step << " to " << r.steps << ")";
         std::cout << (r.steady ? " (steady state reached)" : "") << " in " << format_duration(r.wall_seconds) << " ("
-                  << r.wall_seconds << " s), " << r.mlups << " MLUPS\n"
+                  << r.wall_seconds << " s), " << r.mlups << " MLUPS";
+        if (spec.units.si && r.wall_seconds > 0) {
+            const double simulated = double(r.steps - resumed.step) * spec.units.dt();
+            std::cout << "; " << simulated << " s simulated, " << simulated / r.wall_seconds << "x real time";
+        }
+        std::cout << "\n"
                   << "max |u| = " << r.last.u_max << ", density in [" << r.last.rho_min << ", " << r.last.rho_max
                   << "], mean over the fluid " << r.last.mean_density() << "\n"
                   << "output: " << writer.directory().path.string() << " ("

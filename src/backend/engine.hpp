@@ -37,6 +37,9 @@ struct ScalarSetup {
     /// Pr_t of the eddy diffusivity nu_t / Pr_t (kernel/scalar.hpp); 0: none.
     double turbulent_prandtl = 0;
     boundary::ScalarFaces faces{};
+    /// Faces whose fixed temperature is an expression: theta per node of the face
+    /// (boundary::ScalarFaces::values); empty: the constant.
+    std::array<std::vector<double>, 6> face_values;
 };
 
 struct EngineSetup {

@@ -39,6 +39,10 @@ struct ScalarCondition {
 
 struct ScalarFaces {
     ScalarCondition face[6];
+    /// Faces whose Fixed value varies over the face (an expression, sim/face_values.hpp):
+    /// theta per node of the face's layer (boundary::Parameters::face_node); device memory
+    /// on the GPU. Null: face[f].value everywhere.
+    const double* values[6] = {nullptr, nullptr, nullptr, nullptr, nullptr, nullptr};
     /// Obstacles: row 0 for solid nodes without a number, row m for numbered obstacle m
     /// (kernel::moving_solid, bits 3-5 of the node class).
     static constexpr int rows = 8;

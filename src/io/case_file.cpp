@@ -43,6 +43,8 @@ std::vector<std::string> known_keys() {
         "forces.obstacles", "forces.reference_velocity", "forces.reference_area", "forces.flow_axis",
         "forces.lift_axis", "forces.interval",
         "run.steps", "run.steady_tolerance", "run.check_interval", "run.density_range", "run.backend",
+        "units.cell", "units.length", "units.velocity", "units.lattice_velocity", "units.density",
+        "units.heat_capacity", "run.time", "output.period",
         "output.directory", "output.interval", "output.fields", "output.formats", "output.compression",
         "output.slice_axis", "output.slice_position",
     };
@@ -77,7 +79,9 @@ std::optional<std::array<double, 3>> read_point(const Section& s, std::string_vi
     return std::array<double, 3>{(*v)[0], (*v)[1], v->size() == 3 ? (*v)[2] : 0.0};
 }
 
-void read_model(const Section& m, sim::ModelSpec& model) {
+void read_rates(const Section& m, sim::ModelSpec& model);
+
+void read_model(const Section& m, sim::ModelSpec& model, bool si) {
     using sim::Collision, sim::Equilibrium, sim::Precision;
     const auto lattice =
         read_choice(m, "lattice", std::array<std::string_view, 5>{"D2Q9", "D3Q13", "D3Q15", "D3Q19", "D3Q27"},
@@ -106,17 +110,31 @@ void read_model(const Section& m, sim::ModelSpec& model) {
     // One of the two, so the case states the viscosity exactly once.
     const auto tau = m.number("tau");
     const auto nu = m.number("viscosity");
+    if (si) {  // [units]: the viscosity in m^2/s, converted with the rest (sim/units.hpp)
+        if (tau) m.fail("tau", "a case with [units] gives model.viscosity in m^2/s; tau follows from the resolution");
+        if (!nu) m.fail_missing("viscosity", "give model.viscosity in m^2/s (air: 1.5e-5; water: 1.0e-6)");
+        if (!(*nu > 0)) m.fail_value("viscosity", "must be > 0 (m^2/s)");
+        model.viscosity = *nu;
+        model.tau = 0.6;  // until sim::to_lattice_units
+        return read_rates(m, model);
+    }
     if (tau && nu)
         m.fail("viscosity", "model.tau = " + detail::format_number(*tau) + " and model.viscosity = " +
                                 detail::format_number(*nu) + " are both given; give one (nu = (tau - 0.5)/3)");
     if (nu) {
         if (!(*nu > 0)) m.fail_value("viscosity", "must be > 0 (tau = 3 nu + 0.5 must exceed 0.5)");
         model.tau = 3.0 * *nu + 0.5;
+        model.viscosity = *nu;
     } else if (tau) {
         model.tau = *tau;  // range checked by check_case
     } else {
         m.fail_missing("tau", "give model.tau (> 0.5) or model.viscosity (> 0; nu = (tau - 0.5)/3)");
     }
+    read_rates(m, model);
+}
+
+// The collision's further parameters: LES constant, TRT's Lambda, MRT's rates.
+void read_rates(const Section& m, sim::ModelSpec& model) {
 
     if (auto c = m.number("smagorinsky")) model.smagorinsky = *c;
     if (auto magic = m.number("trt_magic")) {
@@ -347,8 +365,10 @@ void read_obstacle(const Section& o, std::size_t index, const sim::CaseSpec& spe
             // Extent along the axis: scalars here, stored in min/max[axis]; the
             // default spans the whole domain.
             const auto a = std::size_t(ob.axis);
-            ob.min[a] = o.number("min").value_or(0.0);
-            ob.max[a] = o.number("max").value_or(double(spec.size[a] - 1));
+            // In SI the positions of nodes 0 and n - 1, (i + 1/2) dx (sim/units.hpp).
+            const double dx = spec.units.si ? spec.units.cell : 1.0, off = spec.units.si ? 0.5 * dx : 0.0;
+            ob.min[a] = o.number("min").value_or(off);
+            ob.max[a] = o.number("max").value_or(double(spec.size[a] - 1) * dx + off);
             break;
         }
     }
@@ -401,10 +421,42 @@ std::string printable(const std::string& text) {
     return out;
 }
 
+// [units]: the case is in SI; the scales of sim/units.hpp. Needs domain.size (length).
+void read_units(const Section& u, sim::CaseSpec& spec) {
+    if (!u.present()) return;
+    sim::UnitsSpec& s = spec.units;
+    s.si = true;
+    const auto cell = u.number("cell"), length = u.number("length");
+    if (cell && length) u.fail("length", "units.cell and units.length are both given; give one (cell = length / nx)");
+    if (!cell && !length)
+        u.fail_missing("cell", "give units.cell (the lattice spacing in m) or units.length (the box's x extent in m)");
+    if (cell && !(*cell > 0)) u.fail_value("cell", "must be > 0 (m)");
+    if (length && !(*length > 0)) u.fail_value("length", "must be > 0 (m)");
+    s.cell = cell ? *cell : *length / spec.size[0];
+    const auto v = u.number("velocity");
+    if (!v) u.fail_missing("velocity", "give the reference velocity in m/s (e.g. the inflow speed)");
+    if (!(*v > 0)) u.fail_value("velocity", "must be > 0 (m/s)");
+    s.velocity = *v;
+    if (auto lv = u.number("lattice_velocity")) {
+        if (!(*lv > 0 && *lv < sim::max_lattice_velocity))
+            u.fail_value("lattice_velocity", "must be in (0, 0.4) (0.1 is usual; Ma = U_lattice sqrt 3)");
+        s.lattice_velocity = *lv;
+    }
+    if (auto d = u.number("density")) {
+        if (!(*d > 0)) u.fail_value("density", "must be > 0 (kg/m^3)");
+        s.density = *d;
+    }
+    if (auto c = u.number("heat_capacity")) {
+        if (!(*c > 0)) u.fail_value("heat_capacity", "must be > 0 (J/(kg K))");
+        s.heat_capacity = *c;
+    }
+}
+
 // A face's or obstacle's thermal condition: temperature = T (fixed) or heat_flux = q
 // (into the fluid, temperature units times lattice speed), not both. Needs [thermal].
 std::optional<boundary::ScalarCondition> read_thermal_condition(const Section& s, const sim::CaseSpec& spec,
-                                                                const std::string& what) {
+                                                                const std::string& what,
+                                                                std::string* expression = nullptr) {
     const bool t = s.has("temperature"), q = s.has("heat_flux");
     if (!t && !q) return std::nullopt;
     const char* key = t ? "temperature" : "heat_flux";
@@ -413,7 +465,19 @@ std::optional<boundary::ScalarCondition> read_thermal_condition(const Section& s
     boundary::ScalarCondition c;
     if (t) {
         c.rule = boundary::ScalarRule::Fixed;
-        c.value = *s.number("temperature");
+        const auto v = expression ? s.number_or_text("temperature")
+                                  : std::optional<Section::NumberOrText>(*s.number("temperature"));
+        if (const auto* text = std::get_if<std::string>(&*v)) {
+            try {
+                sim::Expression(*text, spec.size);
+            } catch (const sim::ExpressionError& e) {
+                s.fail_value("temperature", "the expression does not parse: " + sim::describe_parse_error(*text, e));
+            }
+            *expression = *text;
+            c.value = spec.thermal.reference;
+        } else {
+            c.value = std::get<double>(*v);
+        }
     } else {
         c.rule = boundary::ScalarRule::Flux;
         c.value = *s.number("heat_flux");
@@ -485,8 +549,10 @@ sim::CaseSpec read_case(const toml::table& root, const detail::Origin& origin) {
     sim::CaseSpec spec;
     spec.title = printable(top.string("title").value_or(spec.title));
 
-    read_model(top.table("model"), spec.model);
+    const bool si = top.table("units").present();
+    read_model(top.table("model"), spec.model, si);
     read_domain(top.table("domain"), spec);
+    read_units(top.table("units"), spec);
 
     const Section init = top.table("initial");
     spec.initial_density = init.number("density").value_or(1.0);
@@ -499,7 +565,8 @@ sim::CaseSpec read_case(const toml::table& root, const detail::Origin& origin) {
         const Section f = boundaries.table(face_names[std::size_t(face)]);
         if (f.present())
             spec.thermal.faces[std::size_t(face)] =
-                read_thermal_condition(f, spec, "boundary." + std::string(face_names[std::size_t(face)]));
+                read_thermal_condition(f, spec, "boundary." + std::string(face_names[std::size_t(face)]),
+                                       &spec.thermal.face_expressions[std::size_t(face)]);
     }
 
     const std::vector<Section> obstacles = top.table_array("obstacle");
@@ -514,6 +581,12 @@ sim::CaseSpec read_case(const toml::table& root, const detail::Origin& origin) {
 
     const Section run = top.table("run");
     spec.run.steps = run.integer("steps").value_or(spec.run.steps);
+    if (run.has("time")) {
+        if (!si) run.fail("time", "run.time is in seconds and needs a [units] table; give run.steps otherwise");
+        if (run.has("steps")) run.fail("time", "run.steps and run.time are both given; give one");
+        spec.run.time = *run.number("time");
+        if (!(spec.run.time > 0 && spec.run.time < 1e12)) run.fail_value("time", "must be > 0 (s)");
+    }
     spec.run.steady_tolerance = run.number("steady_tolerance").value_or(spec.run.steady_tolerance);
     spec.run.check_interval = run.integer("check_interval").value_or(spec.run.check_interval);
     if (auto r = run.numbers("density_range", 2, 2)) {
@@ -527,6 +600,12 @@ sim::CaseSpec read_case(const toml::table& root, const detail::Origin& origin) {
     const Section out = top.table("output");
     spec.output.directory = out.string("directory").value_or(spec.output.directory);
     spec.output.interval = out.integer("interval").value_or(spec.output.interval);
+    if (out.has("period")) {
+        if (!si) out.fail("period", "output.period is in seconds and needs a [units] table; give output.interval otherwise");
+        if (out.has("interval")) out.fail("period", "output.interval and output.period are both given; give one");
+        spec.output.period = *out.number("period");
+        if (!(spec.output.period > 0)) out.fail_value("period", "must be > 0 (s)");
+    }
     if (auto fields = out.strings("fields")) {
         spec.output.density = spec.output.velocity = spec.output.node_kind = spec.output.temperature = false;
         for (const std::string& f : *fields) {
@@ -551,6 +630,7 @@ sim::CaseSpec read_case(const toml::table& root, const detail::Origin& origin) {
     // z by default, the only slice a 2D lattice has (check_case rejects others there).
     spec.output.slice_axis = int(out.choice("slice_axis", axis_names).value_or(2));
     spec.output.slice_position = out.number("slice_position").value_or(spec.output.slice_position);
+    sim::to_lattice_units(spec);  // SI at the edge: lattice units from here on
     return spec;
 }
 

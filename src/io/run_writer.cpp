@@ -132,6 +132,19 @@ void RunWriter::write(std::int64_t step, const std::vector<double>& rho, const s
     if (o.density) fields.density = rho;
     if (o.velocity || o.png) fields.velocity = u;
     if (o.temperature) fields.temperature = temperature;
+    if (spec_.units.si) {
+        // An SI case writes SI (sim/units.hpp): velocity in m/s, density in kg/m^3 and the
+        // pressure p - p_0 in Pa beside it; the temperature is in the case's own unit.
+        const double cv = spec_.units.velocity_scale();
+        for (double& v : fields.velocity) v *= cv;
+        if (o.density) {
+            fields.pressure.resize(fields.density.size());
+            for (std::size_t c = 0; c < fields.density.size(); ++c) {
+                fields.pressure[c] = spec_.units.pressure_of(fields.density[c]);
+                fields.density[c] *= spec_.units.density;
+            }
+        }
+    }
     fields.node_kind = kinds_;  // also tells the PNG which nodes are solid
 
     char name[64];

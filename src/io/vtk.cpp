@@ -135,6 +135,7 @@ void write_vti(const std::filesystem::path& file, const FieldSet& fields, const 
     add("density", "Float64", 1, fields.density.size(), as_bytes(fields.density));
     add("velocity", "Float64", 3, fields.velocity.size(), as_bytes(fields.velocity));
     add("temperature", "Float64", 1, fields.temperature.size(), as_bytes(fields.temperature));
+    add("pressure", "Float64", 1, fields.pressure.size(), as_bytes(fields.pressure));
     add("node_kind", "UInt8", 1, fields.node_kind.size(), as_bytes(fields.node_kind));
 
     // Binary part first: the offsets in the XML header are positions in it.
@@ -195,6 +196,8 @@ void write_pvti(const std::filesystem::path& file, const std::array<int, 3>& who
     if (!like.velocity.empty()) xml += "      <PDataArray type=\"Float64\" Name=\"velocity\" NumberOfComponents=\"3\"/>\n";
     if (!like.temperature.empty())
         xml += "      <PDataArray type=\"Float64\" Name=\"temperature\" NumberOfComponents=\"1\"/>\n";
+    if (!like.pressure.empty())
+        xml += "      <PDataArray type=\"Float64\" Name=\"pressure\" NumberOfComponents=\"1\"/>\n";
     if (!like.node_kind.empty()) xml += "      <PDataArray type=\"UInt8\" Name=\"node_kind\" NumberOfComponents=\"1\"/>\n";
     xml += "    </PCellData>\n";
     for (const auto& p : pieces)

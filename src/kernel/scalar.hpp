@@ -64,13 +64,18 @@ struct ScalarPart {
                 g[i] = store.streamed(i, cell, link.from);
                 continue;
             }
-            const boundary::ScalarCondition& c = link.kind == LinkKind::SolidNode
-                                                     ? faces.obstacle[moving_obstacle_of(node_class[link.from])]
-                                                     : faces.face[link.wall];
+            const bool solid = link.kind == LinkKind::SolidNode;
+            const boundary::ScalarCondition& c =
+                solid ? faces.obstacle[moving_obstacle_of(node_class[link.from])] : faces.face[link.wall];
             const T back = store.reflected(i, cell);
             switch (c.rule) {
                 case boundary::ScalarRule::Adiabatic: g[i] = back; break;
-                case boundary::ScalarRule::Fixed: g[i] = T(2 * Ls::w(i)) * T(c.value) - back; break;
+                case boundary::ScalarRule::Fixed: {
+                    const double* v = solid ? nullptr : faces.values[link.wall];
+                    const double value = v ? v[boundary::Parameters::face_node(link.wall, pos, layout.n)] : c.value;
+                    g[i] = T(2 * Ls::w(i)) * T(value) - back;
+                    break;
+                }
                 case boundary::ScalarRule::Flux: g[i] = back + T(c.value); break;
                 case boundary::ScalarRule::ZeroGradient: g[i] = T(0), unknown |= 1u << i; break;
             }

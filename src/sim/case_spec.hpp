@@ -17,6 +17,7 @@
 #include "physics/model.hpp"
 #include "storage/pattern.hpp"
 #include "storage/precision.hpp"
+#include "sim/units.hpp"
 
 namespace barracuda::sim {
 
@@ -45,6 +46,7 @@ struct ModelSpec {
     Precision precision = Precision::FP32;
     Pattern streaming = Pattern::TwoCopy;  // two copies (AB) or in place (AA)
     double tau = 0.6;               // relaxation time; nu = cs2 (tau - 1/2)
+    double viscosity = 0;           // as given (m^2/s in an SI case, sim/units.hpp); 0: tau was given
     double trt_magic = 3.0 / 16.0;  // TRT magic parameter Lambda
     double smagorinsky = 0;         // Smagorinsky constant C of the LES closure (0: none; physics/les.hpp)
     MrtRates mrt;
@@ -100,12 +102,16 @@ struct ThermalSpec {
     /// default of its type (walls adiabatic, velocity faces at the reference
     /// temperature, pressure and outflow faces zero gradient).
     std::array<std::optional<boundary::ScalarCondition>, 6> faces{};
+    /// A face's fixed temperature given as an expression of x, y, z (a heated patch, an
+    /// inlet in a wall): non-empty text replaces faces[f]'s value node by node.
+    std::array<std::string, 6> face_expressions{};
     /// The initial temperature where it is one number (the reference where it is an expression).
     double expression_free_initial() const;
 };
 
 struct RunSpec {
     std::int64_t steps = 1000;
+    double time = 0;  // an SI case's run.time (s), made steps by sim::to_lattice_units; 0: steps given
     double steady_tolerance = 0;  // > 0: stop when the relative change of u over check_interval is below it
     std::int64_t check_interval = 100;  // steps between stability / steady-state checks
     double density_min = 0.1, density_max = 10.0;  // stability watch: sane density range
@@ -115,6 +121,7 @@ struct RunSpec {
 struct OutputSpec {
     std::string directory = "barracuda-out";
     std::int64_t interval = 0;  // 0: only the final state
+    double period = 0;          // an SI case's output.period (s), made the interval; 0: none
     bool density = true, velocity = true, node_kind = true;
     bool temperature = true;  // written when the case has [thermal]
     bool vti = true, png = true;
@@ -148,6 +155,7 @@ struct CaseSpec {
     std::vector<Obstacle> obstacles;
     std::array<double, 3> body_force{0, 0, 0};
     ThermalSpec thermal;
+    UnitsSpec units;  // [units]: the case was written in SI and converted (sim/units.hpp)
     RunSpec run;
     OutputSpec output;
     ForceReportSpec forces;

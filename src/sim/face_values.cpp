@@ -13,7 +13,7 @@ std::string face_expression_key(int face, int component) {
     return component < 3 ? key + ".velocity[" + std::to_string(component) + "]" : key + ".density";
 }
 
-FaceValues::FaceValues(const CaseSpec& spec, const parallel::Subdomain& sub) : faces_(spec.faces), size_(spec.size), sub_(sub) {
+FaceValues::FaceValues(const CaseSpec& spec, const parallel::Subdomain& sub) : faces_(spec.faces), size_(spec.size), units_(spec.units), sub_(sub) {
     for (int f = 0; f < 6; ++f) {
         const auto& face = spec.faces[std::size_t(f)];
         const auto a = std::size_t(f / 2);
@@ -59,8 +59,16 @@ void FaceValues::evaluate(int face, double t, std::vector<double>& out) const {
         for (int i = 0; i < n[std::size_t(b0)]; ++i) {
             g[b0] = sub_.global_coordinate(b0, i);
             double v[4] = {fs.velocity[0], fs.velocity[1], fs.velocity[2], fs.density};
-            for (int k = 0; k < 4; ++k)
-                if (ex[std::size_t(k)]) v[k] = (*ex[std::size_t(k)])(g[0], g[1], g[2], t);
+            for (int k = 0; k < 4; ++k) {
+                if (!ex[std::size_t(k)]) continue;
+                if (units_.si) {  // node i at (i + 1/2) dx, step t at t dt; a velocity in m/s
+                    const double dx = units_.cell;
+                    v[k] = (*ex[std::size_t(k)])((g[0] + 0.5) * dx, (g[1] + 0.5) * dx, (g[2] + 0.5) * dx, t * units_.dt());
+                    if (k < 3) v[k] /= units_.velocity_scale();
+                } else {
+                    v[k] = (*ex[std::size_t(k)])(g[0], g[1], g[2], t);
+                }
+            }
             const double speed = std::sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
             const bool is_velocity = fs.type == boundary::FaceType::Velocity;
             std::string problem;

@@ -36,6 +36,7 @@ public:
 private:
     std::array<boundary::FaceSpec, 6> faces_;
     std::array<int, 3> size_;
+    UnitsSpec units_;  // an SI case: x, y, z in m, t in s, velocities in m/s
     parallel::Subdomain sub_;
     std::array<bool, 6> has_{};
     // Per face: velocity components 0-2 and density 3; nullopt: the case's constant.

@@ -250,6 +250,33 @@ std::string memory_hint(const ModelSpec& m) {
 }
 }  // namespace
 
+std::vector<double> face_temperatures(const CaseSpec& spec, const parallel::Subdomain& sub, int face) {
+    const std::string& text = spec.thermal.face_expressions[std::size_t(face)];
+    if (text.empty()) return {};
+    const Expression e(text, spec.size);
+    const auto n = sub.local_size();
+    const int a = boundary::Parameters::axis(face);
+    const int b0 = boundary::Parameters::in_face_axis(face, 0), b1 = boundary::Parameters::in_face_axis(face, 1);
+    std::vector<double> out(static_cast<std::size_t>(n[std::size_t(b0)]) * static_cast<std::size_t>(n[std::size_t(b1)]));
+    double x[3];
+    x[a] = (face & 1) ? spec.size[std::size_t(a)] - 1 : 0;
+    for (int j = 0; j < n[std::size_t(b1)]; ++j)
+        for (int i = 0; i < n[std::size_t(b0)]; ++i) {
+            x[b0] = sub.global_coordinate(b0, i);
+            x[b1] = sub.global_coordinate(b1, j);
+            double p[3] = {x[0], x[1], x[2]};
+            if (spec.units.si)
+                for (double& c : p) c = (c + 0.5) * spec.units.cell;  // node i at (i + 1/2) dx
+            const double T = e(p[0], p[1], p[2], 0.0);
+            if (!std::isfinite(T))
+                throw CaseError("boundary." + std::string(boundary::face_name(face)) + ".temperature = \"" + text +
+                                "\" is NaN/Inf at node (" + std::to_string(int(x[0])) + ", " + std::to_string(int(x[1])) +
+                                ", " + std::to_string(int(x[2])) + ")");
+            out[std::size_t(i) + std::size_t(n[std::size_t(b0)]) * std::size_t(j)] = T - spec.thermal.reference;
+        }
+    return out;
+}
+
 Simulation::Simulation(const CaseSpec& spec, BackendChoice backend, const std::function<void()>& before_allocation)
     : spec_(spec) {
     bool has_fluid = false;
@@ -348,6 +375,8 @@ void Simulation::allocate() {
     face_values_ = std::make_unique<FaceValues>(spec_, sub_);
     for (int f = 0; f < 6; ++f)
         if (face_values_->has(f)) face_values_->evaluate(f, 1.0, setup.face_values[std::size_t(f)]);
+    if (spec_.thermal.enabled)
+        for (int f = 0; f < 6; ++f) setup.thermal.face_values[std::size_t(f)] = face_temperatures(spec_, sub_, f);
     engine_ = backend_ == BackendChoice::Cuda ? backend::make_cuda_engine(setup) : backend::make_cpu_engine(setup);
     engine_->initialize_uniform(spec_.initial_density, spec_.initial_velocity);
     if (spec_.thermal.enabled && !spec_.thermal.initial_expression.empty()) {
@@ -358,8 +387,12 @@ void Simulation::allocate() {
         for (std::int64_t c = 0; c < g.cells(); ++c) {
             int p[3];
             g.coordinates(c, p);
-            const double T = e(sub_.global_coordinate(0, p[0]), sub_.global_coordinate(1, p[1]),
-                               sub_.global_coordinate(2, p[2]), 0.0);
+            double x[3];
+            for (int a = 0; a < 3; ++a) {  // an SI case: node i at (i + 1/2) dx (sim/units.hpp)
+                x[a] = sub_.global_coordinate(a, p[a]);
+                if (spec_.units.si) x[a] = (x[a] + 0.5) * spec_.units.cell;
+            }
+            const double T = e(x[0], x[1], x[2], 0.0);
             if (!std::isfinite(T))
                 throw CaseError("thermal.initial_temperature = \"" + e.text() + "\" is NaN/Inf at (" +
                                 std::to_string(p[0]) + ", " + std::to_string(p[1]) + ", " + std::to_string(p[2]) + ")");
@@ -685,6 +718,10 @@ RunResult Simulation::run(OutputSink* sink, const std::function<void(const Progr
                 p.eta_seconds = step > start ? s / double(step - start) * double(run.steps - step) : 0;
                 p.u_max = o.u_max;
                 p.mean_density = o.mean_density();
+                if (spec_.units.si) {
+                    p.simulated_seconds = double(step) * spec_.units.dt();
+                    p.realtime_factor = s > 0 ? double(step - start) * spec_.units.dt() / s : 0;
+                }
                 progress(p);
             }
         }

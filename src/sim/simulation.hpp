@@ -19,6 +19,8 @@ namespace barracuda::sim {
 struct Progress {
     std::int64_t step = 0, total = 0;
     double mlups = 0, eta_seconds = 0, u_max = 0, mean_density = 0;
+    /// An SI case (sim/units.hpp): the simulated time and simulated seconds per wall second.
+    double simulated_seconds = 0, realtime_factor = 0;
 };
 
 using backend::Observation;
@@ -79,6 +81,10 @@ std::vector<std::uint8_t> output_node_kinds(const CaseSpec& spec, const parallel
 /// The backend-facing description of a case (with the force link lists of
 /// sim/force_links.hpp) for a subdomain (default: the whole box, one rank).
 backend::EngineSetup engine_setup(const CaseSpec& spec, const parallel::Subdomain* sub = nullptr);
+/// theta = T - T_0 at every node of face `face` of the subdomain's local box where the
+/// face's temperature is an expression (boundary::ScalarFaces::values order); empty:
+/// none. Throws CaseError where the value is NaN/Inf.
+std::vector<double> face_temperatures(const CaseSpec& spec, const parallel::Subdomain& sub, int face);
 /// Which backend "auto" means on this machine, or the one asked for; throws
 /// ResourceError for cuda without a GPU.
 BackendChoice resolve_backend(BackendChoice asked);

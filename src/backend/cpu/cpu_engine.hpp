@@ -46,6 +46,8 @@ public:
         for (int f = 0; f < 6; ++f) {
             face_values_[f] = s.face_values[f];
             if (!face_values_[f].empty()) setup_.faces.values[f] = face_values_[f].data();
+            const auto& theta = setup_.thermal.face_values[f];  // setup_ is the engine's own copy
+            setup_.thermal.faces.values[f] = theta.empty() ? nullptr : theta.data();
         }
         require_halo_support(two_copy, s);
         for (const auto& m : s.halo.messages) {

@@ -222,6 +222,16 @@ public:
             set_face_values(f, s.face_values[f]);
             setup_.faces.values[f] = face_values_[f].get();  // fixed from here on: captured graphs keep it
         }
+        for (int f = 0; f < 6; ++f) {  // a coupled scalar's face temperatures (fixed for the run)
+            const auto& theta = s.thermal.face_values[f];
+            setup_.thermal.faces.values[f] = nullptr;
+            if (theta.empty()) continue;
+            scalar_face_values_[f] = DeviceArray<double>(theta.size());
+            check(cudaMemcpy(scalar_face_values_[f].get(), theta.data(), theta.size() * sizeof(double),
+                             cudaMemcpyHostToDevice),
+                  "copy face temperatures");
+            setup_.thermal.faces.values[f] = scalar_face_values_[f].get();
+        }
         // A blocking stream: the synchronous copies on the default stream order with it.
         if (s.halo.messages.empty()) {
             check(cudaStreamCreate(&stream_), "cudaStreamCreate");
@@ -775,6 +785,7 @@ private:
     DeviceArray<T> prev_u_;
     DeviceArray<kernel::Partial> partials_;
     DeviceArray<double> face_values_[6];             // boundary::Parameters::values
+    DeviceArray<double> scalar_face_values_[6];      // boundary::ScalarFaces::values
     DeviceArray<kernel::ForceLink> force_links_;     // every obstacle's links, one after another
     DeviceArray<storage::index_t> force_offsets_;    // obstacle k: [offsets[k], offsets[k + 1])
     DeviceArray<kernel::FixedSum> force_partials_;   // [obstacle][block][axis]
