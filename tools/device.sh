@@ -102,8 +102,11 @@ for path in sys.argv[1:]:
         if "mlups" not in r:
             print("  ", r.get("lattice"), r.get("collision"), r.get("precision"), r.get("streaming"), r.get("size"), r.get("reason", r.get("failed")))
             continue
+        extra = (" + " + r["scalar"] if r.get("scalar", "none") != "none" else "") + \
+                (f' LES {r["smagorinsky"]:g}' if r.get("smagorinsky", 0) else "")
         print(f'   {r["lattice"]} {r["collision"]} {r["precision"]} {r["streaming"]:9} {r["size"]:5} {r["mlups"]:9.0f} MLUPS'
-              f' {r["effective_gbps"]:6.0f} GB/s {r["percent_of_copy"]:5.1f}% {r["memory_bytes_per_cell"]:5.1f} B/cell')
+              f' {r["effective_gbps"]:6.0f} GB/s {r["percent_of_copy"]:5.1f}% {r["bytes_per_cell"]:4.0f} B/update'
+              f' {r["memory_bytes_per_cell"]:5.1f} B/cell{extra}')
 PY
 }
 

@@ -208,7 +208,11 @@ int run_command(const RunOptions& options) {
         }
         std::cout << "\n"
                   << "max |u| = " << r.last.u_max << ", density in [" << r.last.rho_min << ", " << r.last.rho_max
-                  << "], mean over the fluid " << r.last.mean_density() << "\n"
+                  << "], mean over the fluid " << r.last.mean_density();
+        if (spec.thermal.enabled)
+            std::cout << "; temperature in [" << r.last.theta_min + spec.thermal.reference << ", "
+                      << r.last.theta_max + spec.thermal.reference << "]";
+        std::cout << "\n"
                   << "output: " << writer.directory().path.string() << " ("
                   << (comm.size() > 1 ? "rank 0: " : "") << writer.files().size()
                   << " files; open fields.pvd in ParaView";

@@ -513,10 +513,13 @@ void read_thermal(const Section& t, sim::CaseSpec& spec) {
         th.prandtl = *pr;
         th.diffusivity = (spec.model.tau - 0.5) / 3.0 / *pr;
     }
-    th.trt = read_choice(t, "collision", std::array<std::string_view, 2>{"trt", "bgk"}, std::array{true, false})
-                 .value_or(true);
+    const int collision =
+        read_choice(t, "collision", std::array<std::string_view, 3>{"bgk", "trt", "regularized"}, std::array{0, 1, 2})
+            .value_or(0);
+    th.trt = collision == 1;
+    th.regularized = collision == 2;
     if (auto m = t.number("trt_magic")) {
-        if (!th.trt) t.fail("trt_magic", "thermal.collision = \"bgk\" has one rate; trt_magic is TRT's");
+        if (!th.trt) t.fail("trt_magic", "trt_magic is Lambda of thermal.collision = \"trt\"");
         if (!(*m > 0)) t.fail_value("trt_magic", "must be > 0 (3/16 is the usual choice)");
         th.trt_magic = *m;
     }

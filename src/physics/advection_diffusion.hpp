@@ -19,7 +19,13 @@
 // - 1/2); the symmetric part relaxes at omega_plus, chosen through
 // Lambda = (1/omega_plus - 1/2)(1/omega_minus - 1/2). BGK is omega_plus =
 // omega_minus. With Lambda fixed, where a wall lies (bounce-back, anti-bounce-back)
-// no longer depends on tau_T.
+// no longer depends on tau_T. On these sets the antisymmetric part of the link
+// pairs is exactly the first moment, so omega_plus = 1 (the symmetric part set to
+// its equilibrium each step) is the regularized scheme: only the diffusive flux
+// carries non-equilibrium (Latt & Chopard's regularization applied to the scalar).
+// It is the robust choice at tau_T near 1/2, where BGK (omega_plus near 2) leaves
+// the symmetric non-equilibrium undamped and TRT with a fixed Lambda lets omega_plus
+// go to 0.
 //
 // Buoyancy (Boussinesq): F = -rho_0 beta (T - T_0) g (seed 004 eq. 3-4) enters the
 // flow through Guo's forcing (Guo, Zheng & Shi 2002, Phys. Rev. E 65, 046308,
@@ -54,15 +60,18 @@ BARRACUDA_HD T scalar_density(const T (&g)[Ls::Q]) {
     return s;
 }
 
+/// Lambda's value that asks for omega_plus = 1 (the regularized scalar collision).
+inline constexpr double regularized_lambda = -1;
+
 /// Relaxation rates of the scalar's collision from its diffusivity (lattice units)
-/// and Lambda (0: BGK, one rate).
+/// and Lambda (0: BGK, one rate; regularized_lambda: omega_plus = 1).
 struct ScalarRates {
     double omega_plus = 1, omega_minus = 1;
     static ScalarRates from(double diffusivity, double cs2, double lambda) {
         const double tau = diffusivity / cs2 + 0.5;
         ScalarRates r;
         r.omega_minus = 1.0 / tau;
-        r.omega_plus = lambda > 0 ? 1.0 / (lambda / (tau - 0.5) + 0.5) : r.omega_minus;
+        r.omega_plus = lambda > 0 ? 1.0 / (lambda / (tau - 0.5) + 0.5) : lambda < 0 ? 1.0 : r.omega_minus;
         return r;
     }
 };
@@ -76,7 +85,7 @@ struct ScalarTrt {
     /// diffusivity an eddy diffusivity raises (LES, physics/les.hpp).
     BARRACUDA_HD static ScalarTrt of_tau(T tau, T lambda) {
         const T minus = T(1) / tau;
-        return {lambda > T(0) ? T(1) / (lambda / (tau - T(0.5)) + T(0.5)) : minus, minus};
+        return {lambda > T(0) ? T(1) / (lambda / (tau - T(0.5)) + T(0.5)) : lambda < T(0) ? T(1) : minus, minus};
     }
 
     BARRACUDA_HD void operator()(T (&g)[Ls::Q], T theta, const T (&u)[3]) const {

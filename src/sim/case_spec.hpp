@@ -87,7 +87,13 @@ struct ThermalSpec {
     lattice::ScalarKind lattice = lattice::ScalarKind::None;  // D3Q7 (3D) or D2Q5 (2D) by default
     double diffusivity = 0;           // D (thermal.diffusivity, or the viscosity over thermal.prandtl)
     double prandtl = 0;               // given instead of the diffusivity (0: not given)
-    bool trt = true;                  // thermal.collision: "trt" (default) or "bgk"
+    /// thermal.collision: "bgk" (default, seed 004's) or "trt". TRT with a fixed Lambda puts
+    /// walls where they belong for any tau_T, but as tau_T nears 1/2 its symmetric rate
+    /// omega+ = 1 / (Lambda / (tau_T - 1/2) + 1/2) goes to 0 and the symmetric non-equilibrium
+    /// is no longer damped: seed 004's room (tau_T = 0.50065, omega+ = 0.0035) diverged within
+    /// 1000 steps with TRT and ran with BGK (docs/validation.md).
+    bool trt = false;
+    bool regularized = false;  // thermal.collision = "regularized": omega+ = 1 (physics/advection_diffusion.hpp)
     double trt_magic = 3.0 / 16.0;    // Lambda of the scalar's TRT
     double expansion = 0;             // beta, per unit of temperature
     std::array<double, 3> gravity{0, 0, 0};  // g (lattice units)

@@ -15,6 +15,7 @@
 #include "parallel/halo.hpp"
 #include "sim/force_links.hpp"
 #include "sim/case_check.hpp"
+#include "physics/advection_diffusion.hpp"
 #include "sim/expression.hpp"
 #include "sim/wall_links.hpp"
 
@@ -199,7 +200,7 @@ backend::EngineSetup engine_setup(const CaseSpec& spec, const parallel::Subdomai
         const ThermalSpec& t = spec.thermal;
         s.scalar = t.lattice;
         s.thermal.diffusivity = t.diffusivity;
-        s.thermal.lambda = t.trt ? t.trt_magic : 0;
+        s.thermal.lambda = t.trt ? t.trt_magic : t.regularized ? physics::regularized_lambda : 0;
         for (std::size_t a = 0; a < 3; ++a) s.thermal.buoyancy[a] = -t.expansion * t.gravity[a];  // rho_0 = 1
         s.thermal.initial = t.expression_free_initial() - t.reference;
         s.thermal.turbulent_prandtl = t.turbulent_prandtl;

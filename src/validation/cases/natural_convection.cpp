@@ -46,6 +46,7 @@ sim::CaseSpec heated_cavity(int n, double rayleigh) {
     sim::ThermalSpec& t = s.thermal;
     t.enabled = true;
     t.lattice = lattice::ScalarKind::D2Q5;
+    t.trt = true;  // Lambda = 3/16: the walls' position independent of tau_T
     t.prandtl = prandtl;
     t.diffusivity = nu / prandtl;
     // T_h = 1, T_c = 0, T_0 = 1/2; beta = 0.1 and g from U_0^2 = g beta dT L.
