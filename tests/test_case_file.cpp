@@ -12,6 +12,8 @@
 
 #include "common/error.hpp"
 #include "io/case_file.hpp"
+#include "sim/face_values.hpp"
+#include "sim/simulation.hpp"
 #include "sim/case_check.hpp"
 
 namespace {
@@ -124,6 +126,30 @@ TEST(CaseFile, Cavity3dExampleIsTheDefault) {
     }
     EXPECT_EQ(a.run.steps, b.run.steps);
     EXPECT_EQ(a.output.interval, b.output.interval);
+}
+
+// Seed 004's room: its SI values convert to the seed's lattice parameters, and its inlet
+// patch has the seed's 171 nodes (9 x 19) at 0.1 in lattice units.
+TEST(CaseFile, RoomCaseIsSeed004sChamber) {
+    const sim::CaseSpec room = parse_case_file(cases_dir() / "room_seed004.toml");
+    EXPECT_EQ(room.size, (std::array<int, 3>{160, 86, 127}));
+    EXPECT_NEAR(room.model.tau, 0.500345, 1e-6);
+    EXPECT_NEAR(room.units.dt(), 0.0055, 1e-4);
+    EXPECT_TRUE(room.thermal.enabled);
+    sim::FaceValues values(room, barracuda::parallel::Subdomain::whole(room.size, room.periodic));
+    std::vector<double> v;
+    values.evaluate(bc::XMin, 1.0, v);
+    int inlet = 0;
+    for (std::size_t k = 0; k < v.size() / 4; ++k)
+        if (v[4 * k] > 0) {
+            ++inlet;
+            EXPECT_NEAR(v[4 * k], 0.1, 1e-12);
+        }
+    EXPECT_EQ(inlet, 171);
+    const auto theta = sim::face_temperatures(room, barracuda::parallel::Subdomain::whole(room.size, room.periodic), bc::XMin);
+    int warm = 0;
+    for (double t : theta) warm += t > 6.9 ? 1 : 0;  // 22 C against the reference 15 C
+    EXPECT_EQ(warm, 171);
 }
 
 TEST(CaseFile, ExampleCasesSayWhatTheirNamesSay) {

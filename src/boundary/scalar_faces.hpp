@@ -11,10 +11,12 @@
 //   Flux          bounce-back plus the flux q entering the fluid through the link
 //                 per step and per unit of wall area: g_i = g*_opp(i) + q (each
 //                 scalar set has exactly one link through a face, its normal one)
-//   ZeroGradient  the unknown g_i at its equilibrium with the node's own theta and
-//                 u, theta solved from the known populations: what flows out is
-//                 advected out, no diffusive flux crosses (an outlet); local, so it
-//                 is the same for both streaming patterns.
+//   ZeroGradient  where the flow leaves, the unknown g_i at its equilibrium with the
+//                 node's own theta and u, theta solved from the known populations:
+//                 what flows out is advected out, no diffusive flux crosses (an
+//                 outlet); where the flow enters (backflow), g_i at equilibrium with
+//                 `value` (the temperature outside). Local, so it is the same for
+//                 both streaming patterns.
 #pragma once
 #include "common/hd.hpp"
 
@@ -34,7 +36,7 @@ inline constexpr const char* name_of(ScalarRule r) {
 
 struct ScalarCondition {
     ScalarRule rule = ScalarRule::Adiabatic;
-    double value = 0;  // Fixed: theta_w; Flux: q (lattice units); else unused
+    double value = 0;  // Fixed: theta_w; Flux: q (lattice units); ZeroGradient: theta of backflow
 };
 
 struct ScalarFaces {

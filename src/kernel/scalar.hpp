@@ -77,7 +77,18 @@ struct ScalarPart {
                     break;
                 }
                 case boundary::ScalarRule::Flux: g[i] = back + T(c.value); break;
-                case boundary::ScalarRule::ZeroGradient: g[i] = T(0), unknown |= 1u << i; break;
+                case boundary::ScalarRule::ZeroGradient: {
+                    // Where the flow enters through the face (c_i . u > 0: this population
+                    // travels inwards with it), zero gradient would feed the node its own
+                    // temperature back: the backflow comes in at the face's value instead.
+                    T cu = T(0);
+                    BARRACUDA_UNROLL
+                    for (int a = 0; a < 3; ++a)
+                        if (Ls::c(i, a)) cu += T(Ls::c(i, a)) * u[a];
+                    if (cu > T(0)) g[i] = physics::scalar_equilibrium<Ls>(i, T(c.value), u);
+                    else g[i] = T(0), unknown |= 1u << i;
+                    break;
+                }
             }
         }
         if (unknown) {

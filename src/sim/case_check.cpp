@@ -399,10 +399,13 @@ boundary::ScalarFaces scalar_faces(const CaseSpec& spec) {
         boundary::ScalarCondition c;
         if (const auto& given = t.faces[std::size_t(f)]) c = *given;
         else if (type == FaceType::Velocity) c = {boundary::ScalarRule::Fixed, t.reference};
-        else if (type == FaceType::Pressure || type == FaceType::Outflow) c = {boundary::ScalarRule::ZeroGradient, 0};
+        else if (type == FaceType::Pressure || type == FaceType::Outflow) c = {boundary::ScalarRule::ZeroGradient, t.reference};
         else c = {boundary::ScalarRule::Adiabatic, 0};
+        // A temperature on a pressure or outflow face is that of the fluid that enters there.
+        if ((type == FaceType::Pressure || type == FaceType::Outflow) && c.rule == boundary::ScalarRule::Fixed)
+            c.rule = boundary::ScalarRule::ZeroGradient;
         // Inside, theta = T - T_0: the values move by the reference; a flux does not.
-        if (c.rule == boundary::ScalarRule::Fixed) c.value -= t.reference;
+        if (c.rule == boundary::ScalarRule::Fixed || c.rule == boundary::ScalarRule::ZeroGradient) c.value -= t.reference;
         out.face[f] = c;
     }
     return out;
