@@ -235,6 +235,12 @@ public:
         // A blocking stream: the synchronous copies on the default stream order with it.
         if (s.halo.messages.empty()) {
             check(cudaStreamCreate(&stream_), "cudaStreamCreate");
+            if (boundary_cells_.size() > 0) {
+                // The boundary cells' kernel runs beside the bulk kernel (launch_update).
+                check(cudaStreamCreateWithFlags(&side_, cudaStreamNonBlocking), "cudaStreamCreate");
+                check(cudaEventCreateWithFlags(&fork_, cudaEventDisableTiming), "cudaEventCreate");
+                check(cudaEventCreateWithFlags(&join_, cudaEventDisableTiming), "cudaEventCreate");
+            }
         } else {
             // A subdomain: the border cells, packing and unpacking go first on the GPU, ahead
             // of the interior's blocks, so that the exchange overlaps the interior update.
@@ -255,6 +261,9 @@ public:
                 if (b) cudaIpcCloseMemHandle(b);
         if (host_send_) cudaFreeHost(host_send_);
         if (host_recv_) cudaFreeHost(host_recv_);
+        if (side_) cudaStreamDestroy(side_);
+        if (fork_) cudaEventDestroy(fork_);
+        if (join_) cudaEventDestroy(join_);
         cudaStreamDestroy(stream_);
     }
 
@@ -688,15 +697,26 @@ private:
         advance();
         launch_walls();
     }
+    /// The bulk and the boundary kernels of one step, side by side: they update disjoint
+    /// cells and each cell reads and writes only its own slots (two copies: reads from the
+    /// copy nobody writes; in place: the AA pattern's exclusive slots), so their order
+    /// does not matter. The boundary kernel is latency-bound (its cells' per-link tests):
+    /// after the bulk kernel it took 43% of a step of seed 004's room on the H100, beside
+    /// it it hides in the bulk kernel's time (docs/performance.md). Fork and join by
+    /// events, which stream capture turns into graph edges.
     template <class K>
     void launch_update(const K& k) {
         const auto b = unsigned((cells_ + update_block_size - 1) / update_block_size);
-        bulk_kernel<<<b, update_block_size, 0, stream_>>>(k, cells_);
         const auto count = storage::index_t(boundary_cells_.size());
         if (count > 0) {
             const auto bb = unsigned((count + update_block_size - 1) / update_block_size);
-            boundary_kernel<<<bb, update_block_size, 0, stream_>>>(k, boundary_cells_.get(), count);
+            check(cudaEventRecord(fork_, stream_), "cudaEventRecord");
+            check(cudaStreamWaitEvent(side_, fork_, 0), "cudaStreamWaitEvent");
+            boundary_kernel<<<bb, update_block_size, 0, side_>>>(k, boundary_cells_.get(), count);
+            check(cudaEventRecord(join_, side_), "cudaEventRecord");
         }
+        bulk_kernel<<<b, update_block_size, 0, stream_>>>(k, cells_);
+        if (count > 0) check(cudaStreamWaitEvent(stream_, join_, 0), "cudaStreamWaitEvent");
         if constexpr (sizeof(S) == 2) tick_kernel<<<1, 1, 0, stream_>>>(clock_.get());
     }
     /// Interpolated bounce-back through the store of the next step: after advance().
@@ -805,6 +825,8 @@ private:
     unsigned force_blocks_ = 1;
     Collision collision_;
     cudaStream_t stream_ = nullptr;
+    cudaStream_t side_ = nullptr;  // the boundary kernel's (launch_update)
+    cudaEvent_t fork_ = nullptr, join_ = nullptr;
     cudaGraphExec_t graph_[2] = {nullptr, nullptr};  // one per phase
 };
 
