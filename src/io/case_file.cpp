@@ -238,6 +238,18 @@ void read_sponge(const Section& f, int n, boundary::FaceSpec& spec) {
     }
 }
 
+// An expression given for `key`: parsed here, so that a syntax error names the key with
+// its file position; returned as given.
+std::string parsed_expression(const Section& s, std::string_view key, const std::string& text,
+                              const std::array<int, 3>& size) {
+    try {
+        sim::Expression(text, size);
+    } catch (const sim::ExpressionError& e) {
+        s.fail_value(key, "the expression does not parse: " + sim::describe_parse_error(text, e));
+    }
+    return text;
+}
+
 void read_face(const Section& f, const std::array<int, 3>& size, int axis, boundary::FaceSpec& spec) {
     const auto type = read_choice(
         f, "type", std::array<std::string_view, 6>{"wall", "moving_wall", "velocity", "pressure", "free_slip", "outflow"},
@@ -266,14 +278,7 @@ void read_face(const Section& f, const std::array<int, 3>& size, int axis, bound
     if (f.has("velocity") && !moves)
         f.fail("velocity", t + " takes no velocity" +
                                (spec.type == FaceType::Wall ? " (use type = \"moving_wall\" for a sliding wall)" : ""));
-    const auto parsed = [&](std::string_view key, const std::string& text) {
-        try {
-            sim::Expression(text, size);  // syntax errors here, with the file position
-        } catch (const sim::ExpressionError& e) {
-            f.fail_value(key, "the expression does not parse: " + sim::describe_parse_error(text, e));
-        }
-        return text;
-    };
+    const auto parsed = [&](std::string_view key, const std::string& text) { return parsed_expression(f, key, text, size); };
     if (moves) {
         const auto u = f.numbers_or_texts("velocity", 2, 3);
         if (!u) f.fail_missing("velocity", t + " needs velocity = [ux, uy] or [ux, uy, uz]");
@@ -468,12 +473,7 @@ std::optional<boundary::ScalarCondition> read_thermal_condition(const Section& s
         const auto v = expression ? s.number_or_text("temperature")
                                   : std::optional<Section::NumberOrText>(*s.number("temperature"));
         if (const auto* text = std::get_if<std::string>(&*v)) {
-            try {
-                sim::Expression(*text, spec.size);
-            } catch (const sim::ExpressionError& e) {
-                s.fail_value("temperature", "the expression does not parse: " + sim::describe_parse_error(*text, e));
-            }
-            *expression = *text;
+            *expression = parsed_expression(s, "temperature", *text, spec.size);
             c.value = spec.thermal.reference;
         } else {
             c.value = std::get<double>(*v);
@@ -535,12 +535,7 @@ void read_thermal(const Section& t, sim::CaseSpec& spec) {
     th.initial = th.reference;
     if (const auto v = t.number_or_text("initial_temperature")) {
         if (const auto* text = std::get_if<std::string>(&*v)) {
-            try {
-                sim::Expression(*text, spec.size);
-            } catch (const sim::ExpressionError& e) {
-                t.fail_value("initial_temperature", "the expression does not parse: " + sim::describe_parse_error(*text, e));
-            }
-            th.initial_expression = *text;
+            th.initial_expression = parsed_expression(t, "initial_temperature", *text, spec.size);
         } else {
             th.initial = std::get<double>(*v);
         }

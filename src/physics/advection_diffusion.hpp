@@ -63,6 +63,13 @@ BARRACUDA_HD T scalar_density(const T (&g)[Ls::Q]) {
 /// Lambda's value that asks for omega_plus = 1 (the regularized scalar collision).
 inline constexpr double regularized_lambda = -1;
 
+/// omega_plus of relaxation time tau_T with Lambda: 1 / (Lambda / (tau_T - 1/2) + 1/2);
+/// Lambda 0: BGK (1 / tau_T); regularized_lambda: 1.
+template <class R>
+BARRACUDA_HD R scalar_omega_plus(R tau, R lambda) {
+    return lambda > R(0) ? R(1) / (lambda / (tau - R(0.5)) + R(0.5)) : lambda < R(0) ? R(1) : R(1) / tau;
+}
+
 /// Relaxation rates of the scalar's collision from its diffusivity (lattice units)
 /// and Lambda (0: BGK, one rate; regularized_lambda: omega_plus = 1).
 struct ScalarRates {
@@ -71,7 +78,7 @@ struct ScalarRates {
         const double tau = diffusivity / cs2 + 0.5;
         ScalarRates r;
         r.omega_minus = 1.0 / tau;
-        r.omega_plus = lambda > 0 ? 1.0 / (lambda / (tau - 0.5) + 0.5) : lambda < 0 ? 1.0 : r.omega_minus;
+        r.omega_plus = scalar_omega_plus(tau, lambda);
         return r;
     }
 };
@@ -84,8 +91,7 @@ struct ScalarTrt {
     /// The rates of relaxation time tau_T with Lambda (0: BGK), for a cell whose
     /// diffusivity an eddy diffusivity raises (LES, physics/les.hpp).
     BARRACUDA_HD static ScalarTrt of_tau(T tau, T lambda) {
-        const T minus = T(1) / tau;
-        return {lambda > T(0) ? T(1) / (lambda / (tau - T(0.5)) + T(0.5)) : lambda < T(0) ? T(1) : minus, minus};
+        return {scalar_omega_plus(tau, lambda), T(1) / tau};
     }
 
     BARRACUDA_HD void operator()(T (&g)[Ls::Q], T theta, const T (&u)[3]) const {

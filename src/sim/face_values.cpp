@@ -62,8 +62,8 @@ void FaceValues::evaluate(int face, double t, std::vector<double>& out) const {
             for (int k = 0; k < 4; ++k) {
                 if (!ex[std::size_t(k)]) continue;
                 if (units_.si) {  // node i at (i + 1/2) dx, step t at t dt; a velocity in m/s
-                    const double dx = units_.cell;
-                    v[k] = (*ex[std::size_t(k)])((g[0] + 0.5) * dx, (g[1] + 0.5) * dx, (g[2] + 0.5) * dx, t * units_.dt());
+                    v[k] = (*ex[std::size_t(k)])(units_.node_position(g[0]), units_.node_position(g[1]),
+                                                 units_.node_position(g[2]), t * units_.dt());
                     if (k < 3) v[k] /= units_.velocity_scale();
                 } else {
                     v[k] = (*ex[std::size_t(k)])(g[0], g[1], g[2], t);

@@ -204,9 +204,8 @@ backend::EngineSetup engine_setup(const CaseSpec& spec, const parallel::Subdomai
         for (std::size_t a = 0; a < 3; ++a) s.thermal.buoyancy[a] = -t.expansion * t.gravity[a];  // rho_0 = 1
         s.thermal.initial = t.expression_free_initial() - t.reference;
         s.thermal.turbulent_prandtl = t.turbulent_prandtl;
-        const auto obstacles = s.thermal.faces;  // the rows numbered above
-        s.thermal.faces = scalar_faces(spec);
-        for (int m = 0; m < boundary::ScalarFaces::rows; ++m) s.thermal.faces.obstacle[m] = obstacles.obstacle[m];
+        const auto faces = scalar_faces(spec);  // its obstacle rows were filled above, by number
+        for (int f = 0; f < 6; ++f) s.thermal.faces.face[f] = faces.face[f];
     }
     s.tau = spec.model.tau;
     s.trt_magic = spec.model.trt_magic;
@@ -267,7 +266,7 @@ std::vector<double> face_temperatures(const CaseSpec& spec, const parallel::Subd
             x[b1] = sub.global_coordinate(b1, j);
             double p[3] = {x[0], x[1], x[2]};
             if (spec.units.si)
-                for (double& c : p) c = (c + 0.5) * spec.units.cell;  // node i at (i + 1/2) dx
+                for (double& c : p) c = spec.units.node_position(c);
             const double T = e(p[0], p[1], p[2], 0.0);
             if (!std::isfinite(T))
                 throw CaseError("boundary." + std::string(boundary::face_name(face)) + ".temperature = \"" + text +
@@ -391,7 +390,7 @@ void Simulation::allocate() {
             double x[3];
             for (int a = 0; a < 3; ++a) {  // an SI case: node i at (i + 1/2) dx (sim/units.hpp)
                 x[a] = sub_.global_coordinate(a, p[a]);
-                if (spec_.units.si) x[a] = (x[a] + 0.5) * spec_.units.cell;
+                if (spec_.units.si) x[a] = spec_.units.node_position(x[a]);
             }
             const double T = e(x[0], x[1], x[2], 0.0);
             if (!std::isfinite(T))

@@ -31,6 +31,8 @@ struct UnitsSpec {
     double heat_flux_to_lattice() const { return dt() / (cell * density * heat_capacity); }
     /// A position (m) from the box's corner: node i stands at (i + 1/2) dx.
     double position_to_lattice(double x) const { return x / cell - 0.5; }
+    /// The position (m) of node i along an axis: the inverse of position_to_lattice.
+    double node_position(double i) const { return (i + 0.5) * cell; }
     /// Pressure (Pa) of a lattice density: p - p_0 = cs2 (rho - 1) rho_0 C_V^2.
     double pressure_of(double lattice_density) const {
         return (lattice_density - 1.0) / 3.0 * density * velocity_scale() * velocity_scale();
