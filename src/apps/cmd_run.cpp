@@ -229,6 +229,17 @@ int run_command(const RunOptions& options) {
             }
             std::cout << "\n";
         }
+        if (!writer.probes_csv().empty())
+            std::cout << "probes: " << writer.probes_csv().filename().string() << ", " << spec.probes.points.size()
+                      << " point(s) every " << sim::probe_interval(spec) << " steps\n";
+        if (r.mean_samples > 0) {
+            const auto& a = spec.average;
+            std::cout << "means: " << (comm.size() > 1 ? "mean.pvti" : "mean.vti") << " over " << r.mean_samples
+                      << " samples from step " << a.from;
+            if (spec.units.si) std::cout << " (" << double(a.from) * spec.units.dt() << " s)";
+            std::cout << (a.section_axis >= 0 ? "; the section in mean_section.csv and mean_section_*.png" : "")
+                      << (a.profiles.empty() ? "" : ", profiles in mean_profiles.png") << "\n";
+        }
         if (schedule.every > 0)
             std::cout << "checkpoint: " << checkpoints->path().filename().string()
                       << (comm.size() > 1 ? " (one per rank)" : "") << " at step " << r.steps << ", every "

@@ -75,6 +75,10 @@ struct EngineSetup {
     parallel::HaloPlan halo;
 };
 
+/// The running sums of Engine::accumulate, per cell: rho, ux, uy, uz, u.u (for the
+/// velocity fluctuation) and theta.
+enum MeanComponent { MeanRho, MeanUx, MeanUy, MeanUz, MeanUU, MeanTheta, mean_components };
+
 /// An obstacle's force, per axis, as an order-independent sum (kernel/fixed_sum.hpp).
 using ForceSum = std::array<kernel::FixedSum, 3>;
 
@@ -143,6 +147,18 @@ public:
     virtual void initialize_scalar(const std::vector<double>&, const std::vector<double>&) {
         throw std::logic_error("initialize_scalar: this engine has no scalar");
     }
+    /// Probes: rho, ux, uy, uz and theta (0 without a scalar) at each of `cells`, as
+    /// fields() and scalar_field() give them, five values per cell in that order.
+    virtual std::vector<double> sample(const std::vector<std::int64_t>& cells) = 0;
+    /// Time averages: adds the fields as fields() and scalar_field() give them to running
+    /// sums held beside the populations (in GPU memory on the CUDA backend, so that
+    /// nothing crosses the bus per sample), in double: mean_components per cell
+    /// (mean_component order). The first call allocates them at zero.
+    virtual void accumulate() = 0;
+    /// The running sums, [k * cells + cell]; empty before the first accumulate().
+    virtual void accumulated(std::vector<double>& sums) = 0;
+    /// Replaces the running sums (a restart); empty: none (the next accumulate() starts at zero).
+    virtual void set_accumulated(const std::vector<double>& sums) = 0;
     /// Shifted post-collision populations f_i - w_i, as [i * cells + cell], in double.
     virtual void populations(std::vector<double>& f) = 0;
     /// Computes the macroscopic fields in place and reduces them. With track_change,

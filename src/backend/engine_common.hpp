@@ -207,6 +207,13 @@ inline void check_face_values(std::size_t held, int face, const std::vector<doub
                                     std::to_string(held) + " values, " + std::to_string(values.size()) + " given");
 }
 
+/// Engine::set_accumulated's precondition: none, or mean_components sums per cell.
+inline void check_sums(std::size_t given, std::int64_t cells) {
+    if (given != 0 && given != std::size_t(mean_components) * std::size_t(cells))
+        throw std::invalid_argument("set_accumulated: " + std::to_string(given) + " sums given, " +
+                                    std::to_string(std::size_t(mean_components) * std::size_t(cells)) + " expected");
+}
+
 /// The reduced fields of an observation; the backend adds the state of the bad cell, if any.
 inline Observation observation_from(const kernel::Partial& p) {
     Observation o;

@@ -47,13 +47,16 @@ std::vector<std::string> known_keys() {
         "units.heat_capacity", "run.time", "output.period",
         "output.directory", "output.interval", "output.fields", "output.formats", "output.compression",
         "output.slice_axis", "output.slice_position",
+        "probes.points", "probes.names", "probes.interval", "probes.period",
+        "average.steps", "average.time", "average.interval", "average.period", "average.section",
+        "average.section_at", "average.profiles",
     };
     for (std::string_view face : face_names)
         for (const char* k : {"type", "method", "profile", "velocity", "density", "sponge.width", "sponge.strength",
                               "sponge.density", "sponge.velocity", "temperature", "heat_flux"})
             keys.push_back("boundary." + std::string(face) + "." + k);
     for (const char* k : {"shape", "name", "min", "max", "center", "radius", "axis", "velocity", "bounce_back",
-                          "temperature", "heat_flux"})
+                          "temperature", "heat_flux", "power"})
         keys.push_back(std::string("obstacle[].") + k);
     return keys;
 }
@@ -410,6 +413,88 @@ void read_forces(const Section& f, sim::CaseSpec& spec) {
                                  "run.check_interval when that is 0)");
 }
 
+std::string printable(const std::string& text);
+
+// [probes]: points whose fields are written to probes.csv. Ranges in check_case.
+void read_probes(const Section& p, sim::CaseSpec& spec, bool si) {
+    if (!p.present()) return;
+    sim::ProbeSpec& r = spec.probes;
+    const int dims = lat::dimensions_of(spec.model.lattice);
+    const auto points = p.number_lists("points", std::size_t(dims), 3);
+    if (!points)
+        p.fail_missing("points", std::string("give the probes' positions, e.g. points = [[10, 20, 30]] (") +
+                                     (si ? "m" : "node coordinates") + ")");
+    for (const auto& q : *points) r.points.push_back({q[0], q[1], q.size() == 3 ? q[2] : 0.0});
+    if (auto names = p.strings("names")) {
+        if (names->size() != r.points.size())
+            p.fail_value("names", "has " + std::to_string(names->size()) + " names for " +
+                                      std::to_string(r.points.size()) + " points; give one per point");
+        for (std::size_t k = 0; k < names->size(); ++k) {
+            const std::string& n = (*names)[k];
+            if (n.empty() || n.find_first_of(",\"\r\n") != std::string::npos)
+                p.fail_value("names", "\"" + printable(n) + "\" is not a usable name: give a non-empty name without "
+                                      "commas, quotes or line breaks (it heads CSV columns)");
+            for (std::size_t j = 0; j < k; ++j)
+                if ((*names)[j] == n) p.fail_value("names", "\"" + n + "\" is given twice; give each probe its own name");
+        }
+        r.names = *names;
+    } else {
+        for (std::size_t k = 0; k < r.points.size(); ++k) r.names.push_back("p" + std::to_string(k));
+    }
+    if (p.has("interval")) {
+        r.interval = *p.integer("interval");
+        if (r.interval < 1) p.fail_value("interval", "must be >= 1 (steps between samples)");
+    }
+    if (p.has("period")) {
+        if (!si) p.fail("period", "probes.period is in seconds and needs a [units] table; give probes.interval otherwise");
+        if (p.has("interval")) p.fail("period", "probes.interval and probes.period are both given; give one");
+        r.period = *p.number("period");
+        if (!(r.period > 0)) p.fail_value("period", "must be > 0 (s)");
+    }
+}
+
+// [average]: time-averaged fields over a window. Ranges in check_case.
+void read_average(const Section& a, sim::CaseSpec& spec, bool si) {
+    if (!a.present()) return;
+    sim::AverageSpec& r = spec.average;
+    r.enabled = true;
+    if (a.has("time")) {
+        if (!si) a.fail("time", "average.time is in seconds and needs a [units] table; give average.steps otherwise");
+        if (a.has("steps")) a.fail("time", "average.steps and average.time are both given; give one");
+        const auto t = *a.numbers("time", 2, 2);
+        if (!(t[0] >= 0 && t[1] > t[0])) a.fail_value("time", "must be [start, end] with 0 <= start < end (s)");
+        r.time = {t[0], t[1]};
+    } else if (a.has("steps")) {
+        const auto w = *a.integers("steps", 2, 2);
+        if (!(w[0] >= 0 && w[1] > w[0])) a.fail_value("steps", "must be [first, last] with 0 <= first < last (steps)");
+        r.from = w[0], r.to = w[1];
+    }
+    if (a.has("interval")) {
+        r.interval = *a.integer("interval");
+        if (r.interval < 1) a.fail_value("interval", "must be >= 1 (steps between samples)");
+    }
+    if (a.has("period")) {
+        if (!si) a.fail("period", "average.period is in seconds and needs a [units] table; give average.interval otherwise");
+        if (a.has("interval")) a.fail("period", "average.interval and average.period are both given; give one");
+        r.period = *a.number("period");
+        if (!(r.period > 0)) a.fail_value("period", "must be > 0 (s)");
+    }
+    if (a.has("section")) {
+        r.section_axis = int(*a.choice("section", axis_names));
+        if (lat::dimensions_of(spec.model.lattice) == 2 && r.section_axis != 2)
+            a.fail_value("section", "a 2D lattice has one section, \"z\" (its plane)");
+        const auto at = a.number("section_at");
+        if (!at && lat::dimensions_of(spec.model.lattice) == 3)
+            a.fail_missing("section_at", std::string("give the section's position along its normal (") +
+                                             (si ? "m" : "node coordinate") + ")");
+        r.section_at = at.value_or(0.0);
+    } else if (a.has("section_at") || a.has("profiles")) {
+        a.fail(a.has("section_at") ? "section_at" : "profiles",
+               "belongs to a section: give average.section (\"x\", \"y\" or \"z\", its normal) too");
+    }
+    if (auto p = a.numbers("profiles", 1, 16)) r.profiles = *p;
+}
+
 /// The title as printed to the terminal and drawn into images: control characters
 /// (terminal escape sequences among them, issue 21) written out as \xNN.
 std::string printable(const std::string& text) {
@@ -459,15 +544,25 @@ void read_units(const Section& u, sim::CaseSpec& spec) {
 
 // A face's or obstacle's thermal condition: temperature = T (fixed) or heat_flux = q
 // (into the fluid, temperature units times lattice speed), not both. Needs [thermal].
+// A face's or obstacle's thermal condition: temperature, heat_flux or (an obstacle:
+// `power`, its heat release spread over its surface, sim/simulation.cpp) power.
 std::optional<boundary::ScalarCondition> read_thermal_condition(const Section& s, const sim::CaseSpec& spec,
                                                                 const std::string& what,
-                                                                std::string* expression = nullptr) {
-    const bool t = s.has("temperature"), q = s.has("heat_flux");
-    if (!t && !q) return std::nullopt;
-    const char* key = t ? "temperature" : "heat_flux";
+                                                                std::string* expression = nullptr,
+                                                                std::optional<double>* power = nullptr) {
+    const bool t = s.has("temperature"), q = s.has("heat_flux"), p = power && s.has("power");
+    if (!t && !q && !p) return std::nullopt;
+    const char* key = t ? "temperature" : q ? "heat_flux" : "power";
     if (!spec.thermal.enabled) s.fail(key, what + " takes a " + key + " only in a case with a [thermal] table");
-    if (t && q) s.fail("heat_flux", what + " has a temperature and a heat_flux; give one");
+    if (int(t) + int(q) + int(p) > 1)
+        s.fail(p ? "power" : "heat_flux", what + " has more than one of temperature, heat_flux" +
+                                              std::string(power ? ", power" : "") + "; give one");
     boundary::ScalarCondition c;
+    if (p) {
+        c.rule = boundary::ScalarRule::Flux;  // the flux per link follows from the surface (engine_setup)
+        *power = *s.number("power");
+        return c;
+    }
     if (t) {
         c.rule = boundary::ScalarRule::Fixed;
         const auto v = expression ? s.number_or_text("temperature")
@@ -571,7 +666,8 @@ sim::CaseSpec read_case(const toml::table& root, const detail::Origin& origin) {
     spec.obstacles.resize(obstacles.size());
     for (std::size_t i = 0; i < obstacles.size(); ++i) {
         read_obstacle(obstacles[i], i, spec, spec.obstacles[i]);
-        spec.obstacles[i].thermal = read_thermal_condition(obstacles[i], spec, "obstacle \"" + spec.obstacles[i].name + "\"");
+        spec.obstacles[i].thermal = read_thermal_condition(obstacles[i], spec, "obstacle \"" + spec.obstacles[i].name + "\"",
+                                                           nullptr, &spec.obstacles[i].power);
     }
 
     spec.body_force = read_vector(top.table("force"), "body").value_or(std::array<double, 3>{0, 0, 0});
@@ -628,6 +724,8 @@ sim::CaseSpec read_case(const toml::table& root, const detail::Origin& origin) {
     // z by default, the only slice a 2D lattice has (check_case rejects others there).
     spec.output.slice_axis = int(out.choice("slice_axis", axis_names).value_or(2));
     spec.output.slice_position = out.number("slice_position").value_or(spec.output.slice_position);
+    read_probes(top.table("probes"), spec, si);
+    read_average(top.table("average"), spec, si);
     sim::to_lattice_units(spec);  // SI at the edge: lattice units from here on
     return spec;
 }

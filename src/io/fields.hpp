@@ -14,6 +14,9 @@ struct FieldSet {
     std::vector<double> velocity;        // three per cell, interleaved (empty: not written)
     std::vector<double> temperature;     // one per cell, a [thermal] case's (empty: not written)
     std::vector<double> pressure;        // one per cell, an SI case's p - p_0 in Pa (empty: not written)
+    /// One per cell, time averages only: sqrt(<u.u> - <u>.<u>), the velocity's rms
+    /// fluctuation (empty: not written).
+    std::vector<double> fluctuation;
     std::vector<std::uint8_t> node_kind;  // one per cell, boundary::NodeKind (empty: not written)
 
     std::int64_t cells() const { return std::int64_t(size[0]) * size[1] * size[2]; }

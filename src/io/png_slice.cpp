@@ -55,7 +55,11 @@ void write_png_slice(const std::filesystem::path& file, const FieldSet& fields, 
     if (n[0] < 1 || n[1] < 1 || n[2] < 1) fail("grid size must be at least 1 on every axis");
     if (options.index < 0 || options.index >= n[axis])
         fail("slice index " + std::to_string(options.index) + " is outside 0.." + std::to_string(n[axis] - 1));
-    if (fields.velocity.size() != std::size_t(fields.cells()) * 3) fail("the velocity field is missing or has the wrong size");
+    if (options.values) {
+        if (options.values->size() != std::size_t(fields.cells())) fail("the drawn field has the wrong size");
+    } else if (fields.velocity.size() != std::size_t(fields.cells()) * 3) {
+        fail("the velocity field is missing or has the wrong size");
+    }
     if (!fields.node_kind.empty() && fields.node_kind.size() != std::size_t(fields.cells()))
         fail("the node_kind field has the wrong size");
 
@@ -71,9 +75,13 @@ void write_png_slice(const std::filesystem::path& file, const FieldSet& fields, 
             std::array<int, 3> p{};
             p[axis] = options.index, p[a] = i, p[b] = j;
             const std::size_t cell = p[0] + std::size_t(n[0]) * (p[1] + std::size_t(n[1]) * p[2]);
-            const double* u = &fields.velocity[3 * cell];
             const std::size_t k = std::size_t(j) * w + i;
-            mag[k] = std::sqrt(u[0] * u[0] + u[1] * u[1] + u[2] * u[2]);
+            if (options.values) {
+                mag[k] = (*options.values)[cell];
+            } else {
+                const double* u = &fields.velocity[3 * cell];
+                mag[k] = std::sqrt(u[0] * u[0] + u[1] * u[1] + u[2] * u[2]);
+            }
             solid[k] = !fields.node_kind.empty() && fields.node_kind[cell] == boundary::Solid;
             if (!solid[k] && std::isfinite(mag[k])) lo = std::min(lo, mag[k]), hi = std::max(hi, mag[k]);
         }
@@ -85,7 +93,7 @@ void write_png_slice(const std::filesystem::path& file, const FieldSet& fields, 
     const int pw = w * zoom, ph = h * zoom;
     const int ts = std::clamp(std::max(pw, ph) / 192, 1, 4);
     const int margin = 8 * ts, line = glyph_h * ts;
-    const std::string max_label = format3(hi), min_label = format3(lo), name_label = "|u|";
+    const std::string max_label = format3(hi), min_label = format3(lo), name_label = options.label;
     const int label_w = std::max({text_width(max_label, ts), text_width(min_label, ts), text_width(name_label, ts)});
     const int bar_h = std::max(ph, 4 * line);  // room for three labels however flat the plot is
     const int bar_w = 10 * ts;

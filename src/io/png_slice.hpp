@@ -3,6 +3,7 @@
 #pragma once
 #include <filesystem>
 #include <string>
+#include <vector>
 
 #include "io/fields.hpp"
 
@@ -13,6 +14,10 @@ struct SliceOptions {
     int index = 0;          // node index along the axis
     int min_pixels = 384;   // small grids are scaled up (nearest neighbour) to at least this
     std::string title;      // drawn above the image, may be empty
+    /// One value per cell drawn instead of |u| (then the velocity may be absent), named
+    /// `label` beside the colour bar.
+    const std::vector<double>* values = nullptr;
+    std::string label = "|u|";
 };
 
 /// Writes |u| on the slice with a perceptually uniform colour map (viridis-like),

@@ -231,7 +231,7 @@ RunCheckpoints::Resumed RunCheckpoints::restore(sim::Simulation& sim) const {
             error = "--restart: " + file.string() + " was written by a run on " + tag_field(c->tag, "ranks") +
                     " rank(s) as " + tag_field(c->tag, "grid") + "; this run has " + grid_ +
                     ": restart on the same ranks";
-        } else if (c->values.size() != 2) {
+        } else if (c->values.size() != 2 && c->values.size() < 4) {
             error = "--restart: " + file.string() + " is not a checkpoint of barracuda run";
         }
     }
@@ -239,6 +239,9 @@ RunCheckpoints::Resumed RunCheckpoints::restore(sim::Simulation& sim) const {
         r.step = c->time, r.force_samples = std::int64_t(c->values[0]), r.every = std::int64_t(c->values[1]);
         try {
             sim.restore(r.step, c->state);
+            // [average]'s window so far (sample count, last step, sums) follows the two numbers.
+            sim.restore_average_state(c->values.size() >= 4 ? std::vector<double>(c->values.begin() + 2, c->values.end())
+                                                            : std::vector<double>{});
         } catch (const CaseError& e) {  // another engine: lattice, precision, pattern, grid
             error = std::string("--restart: ") + e.what();
         }
@@ -255,7 +258,10 @@ void RunCheckpoints::save(sim::Simulation& sim, std::int64_t force_samples, std:
         std::filesystem::rename(path_, previous_, ec);
         if (ec) throw OutputError("cannot rename " + path_.string() + " to " + previous_.string() + ": " + ec.message());
     }
-    write_checkpoint(path_, {sim.time(), tag_, sim.engine().save_state(), {double(force_samples), double(every)}});
+    std::vector<double> values{double(force_samples), double(every)};
+    const auto average = sim.average_state();
+    if (average.size() >= 2 && average[0] > 0) values.insert(values.end(), average.begin(), average.end());
+    write_checkpoint(path_, {sim.time(), tag_, sim.engine().save_state(), std::move(values)});
 }
 
 }  // namespace barracuda::io

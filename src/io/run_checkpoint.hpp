@@ -2,7 +2,8 @@
 // rank in the run's output directory (io/checkpoint.hpp), tagged with the case's
 // fingerprint (sim::CaseSpec::fingerprint) and the rank grid, so that a restart
 // goes on only from a state of the same case on the same decomposition. The
-// caller's values hold the force samples written so far and the interval.
+// caller's values hold the force samples written so far and the interval, then,
+// inside an [average] window, its sample count, last sampled step and running sums.
 #pragma once
 #include <cstdint>
 #include <filesystem>

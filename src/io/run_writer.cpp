@@ -8,10 +8,13 @@
 #include <functional>
 #include <regex>
 #include <string>
+#include <tuple>
 #include <utility>
 
+#include "boundary/face.hpp"
 #include "common/error.hpp"
 #include "io/atomic_file.hpp"
+#include "io/png_plot.hpp"
 #include "io/png_slice.hpp"
 
 namespace barracuda::io {
@@ -100,18 +103,22 @@ void RunWriter::truncate_to(std::int64_t step) {
         series_.reset(std::move(series));
         files_.push_back(series_.path());
     }
-    // forces.csv: the header and the rows up to the step.
-    const auto csv = dir_.path / "forces.csv";
-    if (!fs::exists(csv)) return;
+    truncate(forces_, step);
+    truncate(probes_, step);
+}
+
+void RunWriter::truncate(CsvLog& log, std::int64_t step) {
+    const auto csv = dir_.path / log.name;
+    if (!std::filesystem::exists(csv)) return;
     std::ifstream in(csv, std::ios::binary);
     std::string line;
     while (std::getline(in, line)) {
         const bool header = line.empty() || line[0] < '0' || line[0] > '9';
-        if (header || std::stoll(line) <= step) csv_ += line + "\n";
+        if (header || std::stoll(line) <= step) log.text += line + "\n";
     }
     if (in.bad()) throw OutputError("cannot read " + csv.string());
-    csv_dirty_ = true;
-    flush();
+    log.dirty = true;
+    flush(log);
 }
 
 RunWriter::~RunWriter() {
@@ -132,19 +139,7 @@ void RunWriter::write(std::int64_t step, const std::vector<double>& rho, const s
     if (o.density) fields.density = rho;
     if (o.velocity || o.png) fields.velocity = u;
     if (o.temperature) fields.temperature = temperature;
-    if (spec_.units.si) {
-        // An SI case writes SI (sim/units.hpp): velocity in m/s, density in kg/m^3 and the
-        // pressure p - p_0 in Pa beside it; the temperature is in the case's own unit.
-        const double cv = spec_.units.velocity_scale();
-        for (double& v : fields.velocity) v *= cv;
-        if (o.density) {
-            fields.pressure.resize(fields.density.size());
-            for (std::size_t c = 0; c < fields.density.size(); ++c) {
-                fields.pressure[c] = spec_.units.pressure_of(fields.density[c]);
-                fields.density[c] *= spec_.units.density;
-            }
-        }
-    }
+    in_output_units(fields);
     fields.node_kind = kinds_;  // also tells the PNG which nodes are solid
 
     char name[64];
@@ -207,10 +202,24 @@ void RunWriter::write_png(std::int64_t step, const FieldSet& fields) {
 
 namespace {
 
-// The slice plane at global index `index` along `axis`, assembled on rank 0 from the
-// ranks whose block it crosses (velocity and node kind, all the PNG needs).
+// The per-cell double arrays of a FieldSet that a plane carries, with their components.
+std::vector<std::pair<std::vector<double>*, int>> plane_arrays(FieldSet& f) {
+    std::vector<std::pair<std::vector<double>*, int>> out;
+    for (auto [v, n] : {std::pair{&f.velocity, 3}, std::pair{&f.density, 1}, std::pair{&f.pressure, 1},
+                        std::pair{&f.temperature, 1}, std::pair{&f.fluctuation, 1}})
+        if (!v->empty()) out.emplace_back(v, n);
+    return out;
+}
+
+// The plane at global index `index` along `axis`, assembled on rank 0 from the ranks
+// whose block it crosses: every field `mine` holds, and the node kinds.
 FieldSet gather_slice(const FieldSet& mine, const parallel::Subdomain& sub, int axis, int index) {
     const auto& comm = parallel::Comm::world();
+    FieldSet local = mine;  // plane_arrays needs a mutable set; only the plane is copied out of it
+    const auto arrays = plane_arrays(local);
+    std::size_t doubles = 0;
+    for (const auto& a : arrays) doubles += std::size_t(a.second);
+    const std::size_t record = doubles * sizeof(double) + 1;
     std::vector<unsigned char> bytes;
     const auto& n = mine.size;
     if (sub.owns_global(axis, index)) {
@@ -221,10 +230,11 @@ FieldSet gather_slice(const FieldSet& mine, const parallel::Subdomain& sub, int 
                     const int p[3] = {x, y, z};
                     if (p[axis] != at) continue;
                     const std::size_t c = std::size_t(x + std::int64_t(n[0]) * (y + std::int64_t(n[1]) * z));
-                    const double v[3] = {mine.velocity[3 * c], mine.velocity[3 * c + 1], mine.velocity[3 * c + 2]};
-                    const auto* b = reinterpret_cast<const unsigned char*>(v);
-                    bytes.insert(bytes.end(), b, b + sizeof v);
-                    bytes.push_back(mine.node_kind[c]);
+                    for (const auto& [v, k] : arrays) {
+                        const auto* b = reinterpret_cast<const unsigned char*>(v->data() + std::size_t(k) * c);
+                        bytes.insert(bytes.end(), b, b + std::size_t(k) * sizeof(double));
+                    }
+                    bytes.push_back(mine.node_kind.empty() ? std::uint8_t(0) : mine.node_kind[c]);
                 }
     }
     std::vector<std::size_t> sizes;
@@ -234,10 +244,14 @@ FieldSet gather_slice(const FieldSet& mine, const parallel::Subdomain& sub, int 
     plane.size = sub.global_size;
     plane.size[std::size_t(axis)] = 1;
     const auto cells = std::size_t(plane.cells());
-    plane.velocity.assign(3 * cells, 0.0);
+    for (auto [from, to, k] : {std::tuple{&local.velocity, &plane.velocity, 3}, std::tuple{&local.density, &plane.density, 1},
+                               std::tuple{&local.pressure, &plane.pressure, 1},
+                               std::tuple{&local.temperature, &plane.temperature, 1},
+                               std::tuple{&local.fluctuation, &plane.fluctuation, 1}})
+        if (!from->empty()) to->assign(std::size_t(k) * cells, 0.0);
+    const auto targets = plane_arrays(plane);  // the arrays of `arrays`, in the same order
     plane.node_kind.assign(cells, 0);
     std::size_t at = 0;
-    constexpr std::size_t record = 3 * sizeof(double) + 1;
     for (int r = 0; r < comm.size(); ++r) {
         const auto p = parallel::make_subdomain(sub.global_size, sub.global_periodic, sub.dims, r);
         const auto& o = p.owned_size;
@@ -250,8 +264,13 @@ FieldSet gather_slice(const FieldSet& mine, const parallel::Subdomain& sub, int 
                     int g[3] = {x + p.owned_origin[0], y + p.owned_origin[1], z + p.owned_origin[2]};
                     g[axis] = 0;
                     const std::size_t c = std::size_t(g[0] + std::int64_t(plane.size[0]) * (g[1] + std::int64_t(plane.size[1]) * g[2]));
-                    std::memcpy(&plane.velocity[3 * c], all.data() + at + k * record, 3 * sizeof(double));
-                    plane.node_kind[c] = all[at + k * record + 3 * sizeof(double)];
+                    const unsigned char* src = all.data() + at + k * record;
+                    for (const auto& [v, comps_] : targets) {
+                        const auto comps = std::size_t(comps_);
+                        std::memcpy(v->data() + comps * c, src, comps * sizeof(double));
+                        src += comps * sizeof(double);
+                    }
+                    plane.node_kind[c] = *src;
                     ++k;
                 }
         at += sizes[std::size_t(r)];
@@ -281,43 +300,205 @@ std::array<double, 2> RunWriter::coefficients(const sim::ForceReportSpec& f, con
     return {force[std::size_t(f.flow_axis)] / q, force[std::size_t(f.lift_axis)] / q};
 }
 
+void RunWriter::in_output_units(FieldSet& fields) const {
+    if (!spec_.units.si) return;
+    // An SI case writes SI (sim/units.hpp): velocity in m/s, density in kg/m^3 and the
+    // pressure p - p_0 in Pa beside it; the temperature is in the case's own unit.
+    const double cv = spec_.units.velocity_scale();
+    for (double& v : fields.velocity) v *= cv;
+    for (double& v : fields.fluctuation) v *= cv;
+    fields.pressure.resize(fields.density.size());
+    for (std::size_t c = 0; c < fields.density.size(); ++c) {
+        fields.pressure[c] = spec_.units.pressure_of(fields.density[c]);
+        fields.density[c] *= spec_.units.density;
+    }
+}
+
+void RunWriter::write_mean(const sim::MeanFields& mean) {
+    FieldSet f;
+    f.size = sub_.owned_size;
+    f.offset = sub_.owned_origin;
+    f.density = mean.rho;
+    f.velocity = mean.u;
+    f.fluctuation = mean.fluctuation;
+    f.temperature = mean.theta;
+    for (double& t : f.temperature) t += spec_.thermal.reference;
+    in_output_units(f);
+    f.node_kind = kinds_;
+    const bool zlib = spec_.output.zlib;
+    std::string name = "mean.vti";
+    if (!sub_.decomposed()) {
+        write_vti(dir_.path / name, f, VtiOptions{zlib});
+    } else {
+        const auto& comm = parallel::Comm::world();
+        char piece[64];
+        std::snprintf(piece, sizeof piece, "mean_r%04d.vti", comm.rank());
+        write_vti(dir_.path / piece, f, VtiOptions{zlib, true, spec_.size});
+        name = "mean.pvti";
+        if (lead_) {
+            std::vector<PvtiPiece> pieces;
+            for (int r = 0; r < comm.size(); ++r) {
+                const auto p = parallel::make_subdomain(spec_.size, spec_.periodic, sub_.dims, r);
+                std::snprintf(piece, sizeof piece, "mean_r%04d.vti", r);
+                pieces.push_back({piece, p.owned_origin, p.owned_size});
+            }
+            write_pvti(dir_.path / name, spec_.size, f, pieces);
+        }
+    }
+    if (lead_) files_.push_back(dir_.path / name);
+    if (spec_.average.section_axis >= 0) write_section(mean, f);
+}
+
+// The mean fields on the [average] section: a CSV of every node of the plane, colour
+// maps of the mean speed and temperature, and profiles across it (seed 004 Fig. 10).
+void RunWriter::write_section(const sim::MeanFields& mean, const FieldSet& fields) {
+    const auto& av = spec_.average;
+    const int axis = av.section_axis;
+    const int index = std::clamp(int(std::lround(av.section_at)), 0, spec_.size[std::size_t(axis)] - 1);
+    const FieldSet plane = gather_slice(fields, sub_, axis, index);
+    if (!lead_) return;
+    const bool si = spec_.units.si, thermal = !plane.temperature.empty();
+    const int a = axis == 0 ? 1 : 0, b = axis == 2 ? 1 : 2;  // in-plane axes: a across, b up
+    const int w = plane.size[std::size_t(a)], h = plane.size[std::size_t(b)];
+    const auto position = [&](int i) { return si ? spec_.units.node_position(i) : double(i); };
+    const auto cell = [&](int i, int j) {
+        std::array<int, 3> p{0, 0, 0};
+        p[std::size_t(a)] = i, p[std::size_t(b)] = j;
+        return std::size_t(p[0] + std::int64_t(plane.size[0]) * (p[1] + std::int64_t(plane.size[1]) * p[2]));
+    };
+    std::vector<double> speed(std::size_t(plane.cells()));
+    for (std::size_t c = 0; c < speed.size(); ++c) {
+        const double* u = &plane.velocity[3 * c];
+        speed[c] = std::sqrt(u[0] * u[0] + u[1] * u[1] + u[2] * u[2]);
+    }
+    const std::string an = std::string(1, char('x' + a)), bn = std::string(1, char('x' + b));
+    const std::string unit = si ? " (m)" : "";
+    // CSV: one row per node of the plane.
+    std::string csv = "i,j," + an + unit + "," + bn + unit + ",solid,ux,uy,uz,speed,fluctuation," + (si ? "p" : "rho") + (thermal ? ",T" : "") + "\n";
+    for (int j = 0; j < h; ++j)
+        for (int i = 0; i < w; ++i) {
+            const std::size_t c = cell(i, j);
+            const bool solid = plane.node_kind[c] == boundary::Solid;
+            csv += std::to_string(i) + ',' + std::to_string(j) + ',' + csv_number(position(i)) + ',' +
+                   csv_number(position(j)) + ',' + (solid ? "1" : "0");
+            for (int k = 0; k < 3; ++k) csv += ',' + csv_number(plane.velocity[3 * c + std::size_t(k)]);
+            csv += ',' + csv_number(speed[c]) + ',' + csv_number(plane.fluctuation[c]);
+            csv += ',' + csv_number(si ? plane.pressure[c] : plane.density[c]);
+            if (thermal) csv += ',' + csv_number(plane.temperature[c]);
+            csv += "\n";
+        }
+    write_file_atomically(dir_.path / "mean_section.csv", csv);
+    files_.push_back(dir_.path / "mean_section.csv");
+
+    char window[96];
+    if (si)
+        std::snprintf(window, sizeof window, "mean %.4g-%.4g s, %lld samples", time_of(mean.from), time_of(mean.to),
+                      static_cast<long long>(mean.samples));
+    else
+        std::snprintf(window, sizeof window, "mean steps %lld-%lld, %lld samples", static_cast<long long>(mean.from),
+                      static_cast<long long>(mean.to), static_cast<long long>(mean.samples));
+    char where[64];
+    std::snprintf(where, sizeof where, "%s = %.4g%s", std::string(1, char('x' + axis)).c_str(), position(index),
+                  si ? " m" : "");
+    SliceOptions map;
+    map.axis = axis;
+    map.index = 0;
+    map.values = &speed;
+    map.label = si ? "|u| m/s" : "|u|";
+    map.title = spec_.title + "  " + where + "  " + window;
+    write_png_slice(dir_.path / "mean_section_speed.png", plane, map);
+    files_.push_back(dir_.path / "mean_section_speed.png");
+    if (thermal) {
+        map.values = &plane.temperature;
+        map.label = "T";
+        write_png_slice(dir_.path / "mean_section_temperature.png", plane, map);
+        files_.push_back(dir_.path / "mean_section_temperature.png");
+    }
+    if (av.profiles.empty()) return;
+    PlotPanel sp{"mean speed", "|u|" + std::string(si ? " (m/s)" : ""), bn + unit, false, false, {}};
+    PlotPanel tp{"mean temperature", "T", bn + unit, false, false, {}};
+    for (double x : av.profiles) {
+        const int i = std::clamp(int(std::lround(x)), 0, w - 1);
+        char label[48];
+        std::snprintf(label, sizeof label, "%s = %.3g%s", an.c_str(), position(i), si ? " m" : "");
+        PlotSeries s{label, {}, {}, true, false}, t{label, {}, {}, true, false};
+        for (int j = 0; j < h; ++j) {
+            const std::size_t c = cell(i, j);
+            if (plane.node_kind[c] == boundary::Solid) continue;
+            s.x.push_back(speed[c]), s.y.push_back(position(j));
+            if (thermal) t.x.push_back(plane.temperature[c]), t.y.push_back(position(j));
+        }
+        sp.series.push_back(std::move(s));
+        if (thermal) tp.series.push_back(std::move(t));
+    }
+    std::vector<PlotPanel> panels{sp};
+    if (thermal) panels.push_back(tp);
+    write_png_plot(dir_.path / "mean_profiles.png", spec_.title + "  " + where + "  " + window, panels);
+    files_.push_back(dir_.path / "mean_profiles.png");
+}
+
+double RunWriter::time_of(std::int64_t step) const {
+    return spec_.units.si ? double(step) * spec_.units.dt() : double(step);
+}
+
+void RunWriter::append(CsvLog& log, const std::string& header, const std::string& row) {
+    if (log.text.empty()) log.text = header;
+    log.text += row;
+    log.dirty = true;
+    const auto now = std::chrono::steady_clock::now();
+    if (log.written.empty() || std::chrono::duration<double>(now - log.at).count() >= csv_rewrite_seconds) flush(log);
+}
+
 void RunWriter::write_forces(std::int64_t step, const std::vector<std::array<double, 3>>& forces) {
     if (!lead_) return;  // every rank holds the same reduced forces; rank 0 writes them
     const auto& names = spec_.forces.obstacles;
-    if (csv_.empty()) {
-        csv_ = "step,time";
-        for (const auto& name : names)
-            for (const char* column : {".Fx", ".Fy", ".Fz", ".C_d", ".C_l"}) {
-                csv_ += ',';
-                csv_ += csv_field(name + column);
-            }
-        csv_ += "\n";
-    }
-    // Time in lattice units (dt = 1), so equal to the step.
-    csv_ += std::to_string(step);
-    csv_ += ',';
-    csv_ += csv_number(double(step));
+    std::string header = "step,time";
+    for (const auto& name : names)
+        for (const char* column : {".Fx", ".Fy", ".Fz", ".C_d", ".C_l"}) header += ',' + csv_field(name + column);
+    header += "\n";
+    // Time: the step in lattice units (dt = 1), seconds in an SI case.
+    std::string row = std::to_string(step) + ',' + csv_number(time_of(step));
     for (std::size_t k = 0; k < forces.size() && k < names.size(); ++k) {
         const auto c = coefficients(spec_.forces, forces[k]);
-        for (double v : {forces[k][0], forces[k][1], forces[k][2], c[0], c[1]}) {
-            csv_ += ',';
-            csv_ += csv_number(v);
-        }
+        for (double v : {forces[k][0], forces[k][1], forces[k][2], c[0], c[1]}) row += ',' + csv_number(v);
     }
-    csv_ += "\n";
-    csv_dirty_ = true;
-    const auto now = std::chrono::steady_clock::now();
-    if (forces_csv_.empty() || std::chrono::duration<double>(now - csv_written_).count() >= csv_rewrite_seconds) flush();
+    append(forces_, header, row + "\n");
+}
+
+void RunWriter::write_probes(std::int64_t step, const std::vector<double>& values) {
+    if (!lead_) return;  // every rank holds every probe's values
+    const bool si = spec_.units.si, thermal = spec_.thermal.enabled;
+    std::string header = "step,time";
+    for (const auto& name : spec_.probes.names) {
+        for (const char* column : {".ux", ".uy", ".uz"}) header += ',' + csv_field(name + column);
+        header += ',' + csv_field(name + (si ? ".p" : ".rho"));
+        if (thermal) header += ',' + csv_field(name + ".T");
+    }
+    header += "\n";
+    std::string row = std::to_string(step) + ',' + csv_number(time_of(step));
+    const double cv = si ? spec_.units.velocity_scale() : 1.0;
+    for (std::size_t k = 0; 5 * k + 4 < values.size(); ++k) {
+        const double* v = &values[5 * k];
+        for (int a = 1; a <= 3; ++a) row += ',' + csv_number(v[a] * cv);
+        row += ',' + csv_number(si ? spec_.units.pressure_of(v[0]) : v[0]);
+        if (thermal) row += ',' + csv_number(v[4] + spec_.thermal.reference);
+    }
+    append(probes_, header, row + "\n");
 }
 
 void RunWriter::flush() {
-    if (!csv_dirty_) return;
-    const auto path = dir_.path / "forces.csv";
-    write_file_atomically(path, csv_);
-    csv_dirty_ = false;
-    csv_written_ = std::chrono::steady_clock::now();
-    if (forces_csv_.empty()) {
-        forces_csv_ = path;
+    flush(forces_);
+    flush(probes_);
+}
+
+void RunWriter::flush(CsvLog& log) {
+    if (!log.dirty) return;
+    const auto path = dir_.path / log.name;
+    write_file_atomically(path, log.text);
+    log.dirty = false;
+    log.at = std::chrono::steady_clock::now();
+    if (log.written.empty()) {
+        log.written = path;
         files_.push_back(path);
     }
 }

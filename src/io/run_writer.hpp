@@ -41,6 +41,13 @@ public:
     /// `csv_rewrite_seconds` and at flush(), so that a long run with a short
     /// interval does not spend its time rewriting a growing file.
     void write_forces(std::int64_t step, const std::vector<std::array<double, 3>>& forces) override;
+    /// Adds a row to probes.csv: step, time, then per probe its velocity, density (an SI
+    /// case: the pressure p - p_0 in Pa) and temperature ([thermal]); rewritten as forces.csv.
+    void write_probes(std::int64_t step, const std::vector<double>& values) override;
+    /// Writes mean.vti (mean.pvti and its pieces on several ranks): mean density (an SI
+    /// case: and pressure), velocity, velocity fluctuation and temperature; with a
+    /// section, mean_section.csv and its PNG maps, and with profiles, mean_profiles.png.
+    void write_mean(const sim::MeanFields& mean) override;
     void flush() override;
 
     static constexpr double csv_rewrite_seconds = 2.0;
@@ -50,7 +57,9 @@ public:
     /// The most recent PNG slice, if any.
     const std::filesystem::path& last_png() const { return last_png_; }
     /// forces.csv once a force sample was written, else empty.
-    const std::filesystem::path& forces_csv() const { return forces_csv_; }
+    const std::filesystem::path& forces_csv() const { return forces_.written; }
+    /// probes.csv once a probe sample was written, else empty.
+    const std::filesystem::path& probes_csv() const { return probes_.written; }
     /// Drag and lift coefficients of one force against the case's reference values.
     static std::array<double, 2> coefficients(const sim::ForceReportSpec& f, const std::array<double, 3>& force);
 
@@ -66,10 +75,26 @@ private:
     std::vector<std::filesystem::path> files_;
     std::filesystem::path last_png_;
     std::int64_t last_step_ = -1;
-    std::string csv_;                   // the whole forces.csv as written so far
-    bool csv_dirty_ = false;            // rows not yet in the file
-    std::filesystem::path forces_csv_;  // set at the first write
-    std::chrono::steady_clock::time_point csv_written_{};
+    /// A CSV file that grows by rows and is rewritten whole, atomically.
+    struct CsvLog {
+        std::string name;                     // in the output directory
+        std::string text;                     // the whole file as written so far
+        bool dirty = false;                   // rows not yet in the file
+        std::filesystem::path written;        // set at the first write
+        std::chrono::steady_clock::time_point at{};
+    };
+    /// Adds a row (after `header` when the file is new), rewriting the file at its first
+    /// row and then at most every csv_rewrite_seconds.
+    void append(CsvLog& log, const std::string& header, const std::string& row);
+    void flush(CsvLog& log);
+    /// Keeps the header and the rows up to `step` of a file an earlier sitting wrote.
+    void truncate(CsvLog& log, std::int64_t step);
+    /// An SI case's fields in SI (velocities in m/s, density in kg/m^3, pressure beside it).
+    void in_output_units(FieldSet& fields) const;
+    /// The time column of the CSV files: seconds in an SI case, else the step.
+    double time_of(std::int64_t step) const;
+    void write_section(const sim::MeanFields& mean, const FieldSet& fields);
+    CsvLog forces_{"forces.csv"}, probes_{"probes.csv"};
 };
 
 }  // namespace barracuda::io

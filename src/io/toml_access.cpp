@@ -408,6 +408,26 @@ std::optional<std::vector<double>> Section::numbers(std::string_view k, std::siz
     return out;
 }
 
+std::optional<std::vector<std::vector<double>>> Section::number_lists(std::string_view k, std::size_t min_n,
+                                                                       std::size_t max_n) const {
+    const std::string expected =
+        "an array of points, each " + count_words(min_n, max_n, "numbers") + ", e.g. [[1, 2, 3], [4, 5, 6]]";
+    const toml::array* a = array_of(k, 1, std::size_t(-1), expected);
+    if (!a) return std::nullopt;
+    std::vector<std::vector<double>> out;
+    for (const toml::node& e : *a) {
+        const toml::array* inner = e.as_array();
+        if (!inner || inner->size() < min_n || inner->size() > max_n) fail_type(k, expected);
+        auto& row = out.emplace_back();
+        for (const toml::node& x : *inner) {
+            if (auto i = x.as_integer()) row.push_back(double(i->get()));
+            else if (auto f = x.as_floating_point(); f && std::isfinite(f->get())) row.push_back(f->get());
+            else fail_type(k, expected);
+        }
+    }
+    return out;
+}
+
 std::optional<Section::NumberOrText> Section::number_or_text(std::string_view k) const {
     const toml::node* n = get(k);
     if (!n) return std::nullopt;

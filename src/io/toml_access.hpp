@@ -88,6 +88,9 @@ public:
     std::optional<std::vector<std::int64_t>> integers(std::string_view k, std::size_t min_n, std::size_t max_n) const;
     std::optional<std::vector<bool>> booleans(std::string_view k, std::size_t min_n, std::size_t max_n) const;
     std::optional<std::vector<std::string>> strings(std::string_view k) const;
+    /// A non-empty array of arrays of min_n..max_n numbers each (points).
+    std::optional<std::vector<std::vector<double>>> number_lists(std::string_view k, std::size_t min_n,
+                                                                 std::size_t max_n) const;
     /// A number, or a string (an expression for sim::Expression).
     using NumberOrText = std::variant<double, std::string>;
     std::optional<NumberOrText> number_or_text(std::string_view k) const;

@@ -156,6 +156,8 @@ void check_faces(const CaseSpec& spec) {
     check_face_expressions(spec);  // parses, and evaluates every node at t = 1
 }
 
+std::string short_text(double v);
+
 void check_obstacles(const CaseSpec& spec) {
     const int dims = lattice::dimensions_of(spec.model.lattice);
     for (std::size_t i = 0; i < spec.obstacles.size(); ++i) {
@@ -164,18 +166,29 @@ void check_obstacles(const CaseSpec& spec) {
         if (ob.name.empty()) fail(key + ".name = \"\": must not be empty");
         const std::string who = key + " (\"" + ob.name + "\")";
 
+        // The box's nodes span [0, n - 1]; its walls lie half a spacing beyond (an SI case:
+        // at 0 and n dx, sim/units.hpp), so a body may reach them.
+        const bool si = spec.units.si;
         auto domain_text = [&](int n) {
             std::string s;
-            for (int a = 0; a < n; ++a) s += (a ? " x " : "") + ("[0, " + std::to_string(spec.size[std::size_t(a)] - 1) + "]");
-            return s;
+            for (int a = 0; a < n; ++a) {
+                const int size = spec.size[std::size_t(a)];
+                s += (a ? " x " : "") + (si ? "[0, " + short_text(size * spec.units.cell) + "]"
+                                            : "[0, " + std::to_string(size - 1) + "]");
+            }
+            return s + (si ? " m" : "");
         };
-        auto inside = [&](double v, int a) { return v >= 0 && v <= spec.size[std::size_t(a)] - 1; };
+        auto inside = [&](double v, int a) { return v >= -0.5 && v <= spec.size[std::size_t(a)] - 0.5; };
         // `skip` is the cylinder's axis, along which the centre is unused.
         auto check_point = [&](const char* k, const std::array<double, 3>& p, int skip) {
             for (int a = 0; a < 3; ++a)
                 if (a != skip && !inside(p[std::size_t(a)], a)) {
                     const int n = shown_dims(spec, p);
-                    fail(who + "." + k + " = " + vec(p, n) + ": outside the domain " + domain_text(n));
+                    std::array<double, 3> given = p;  // as the file gave it
+                    if (si)
+                        for (double& x : given) x = spec.units.node_position(x);
+                    fail(who + "." + k + " = " + vec(given, n) + (si ? " m" : "") + ": outside the domain " +
+                         domain_text(n));
                 }
         };
 
@@ -385,6 +398,70 @@ void check_thermal(const CaseSpec& spec) {
         if (c->rule == boundary::ScalarRule::Flux && !(std::abs(c->value) < 1e3))
             fail(key + ".heat_flux = " + value_text(c->value) + ": must be finite and below 1e3 in magnitude");
     }
+    for (const auto& o : spec.obstacles) {
+        const std::string key = "obstacle \"" + o.name + "\"";
+        if (o.power && !(std::abs(*o.power) < 1e9))
+            fail(key + ".power: " + value_text(*o.power) + " (lattice units) must be finite and below 1e9 in magnitude");
+        if (o.thermal && o.thermal->rule == boundary::ScalarRule::Flux && !o.power && !(std::abs(o.thermal->value) < 1e3))
+            fail(key + ".heat_flux = " + value_text(o.thermal->value) + ": must be finite and below 1e3 in magnitude");
+    }
+}
+
+// A position given in the case (node coordinates, or metres in an SI case's file) as the
+// file gave it, for messages.
+std::string position_text(const CaseSpec& spec, double x) {
+    return spec.units.si ? short_text(spec.units.node_position(x)) + " m" : short_text(x);
+}
+
+// Whether a node coordinate lies in the box along `axis` (its nodes span [0, n - 1]; a
+// position within half a spacing of the end nodes is taken at them).
+bool inside_box(const CaseSpec& spec, int axis, double x) {
+    return x >= -0.5 && x <= double(spec.size[std::size_t(axis)]) - 0.5;
+}
+
+std::string box_text(const CaseSpec& spec, int axis) {
+    const double n = spec.size[std::size_t(axis)];
+    return spec.units.si ? "[0, " + short_text(n * spec.units.cell) + "] m" : "[-0.5, " + short_text(n - 0.5) + "]";
+}
+
+/// [probes] and [average]: positions inside the box, a window inside the run.
+void check_monitors(const CaseSpec& spec) {
+    const ProbeSpec& p = spec.probes;
+    const bool sublattice = spec.stores_sublattice();
+    if (!p.points.empty() && sublattice)
+        fail("[probes]: lattice D3Q13 stores every other node (seed 000); probes are offered on the other lattices");
+    const int dims = lattice::dimensions_of(spec.model.lattice);
+    for (std::size_t k = 0; k < p.points.size(); ++k)
+        for (int a = 0; a < dims; ++a)
+            if (!inside_box(spec, a, p.points[k][std::size_t(a)]))
+                fail("probes.points[" + std::to_string(k) + "] (\"" + p.names[k] + "\"): " + axis_name(a) + " = " +
+                     position_text(spec, p.points[k][std::size_t(a)]) + " is outside the box, which spans " +
+                     box_text(spec, a) + " along " + axis_name(a));
+    const AverageSpec& m = spec.average;
+    if (!m.enabled) return;
+    if (sublattice)
+        fail("[average]: lattice D3Q13 stores every other node (seed 000); time averages are offered on the other "
+             "lattices");
+    const std::string window = spec.units.si ? "average.time" : "average.steps";
+    if (m.to == 0)
+        fail("[average]: give the window, " + window +
+             (spec.units.si ? " = [start, end] (s)" : " = [first, last] (steps)") +
+             ": the mean of a transient is rarely what is wanted, so there is no default");
+    // A window beyond run.steps is allowed: a later sitting (--restart, which keeps the
+    // sums) closes it; a run that ends inside it writes the means of its samples so far.
+    if (m.interval > 0 && m.interval > m.to - m.from)
+        fail(std::string(spec.units.si ? "average.period" : "average.interval") + ": " + std::to_string(m.interval) +
+             " steps between samples is longer than the window (" + std::to_string(m.to - m.from) + " steps)");
+    if (m.section_axis >= 0) {
+        if (m.section_axis < dims && !inside_box(spec, m.section_axis, m.section_at))
+            fail("average.section_at = " + position_text(spec, m.section_at) + " is outside the box, which spans " +
+                 box_text(spec, m.section_axis) + " along " + axis_name(m.section_axis));
+        const int first = m.section_axis == 0 ? 1 : 0;
+        for (double x : m.profiles)
+            if (!inside_box(spec, first, x))
+                fail("average.profiles: " + position_text(spec, x) + " is outside the box, which spans " +
+                     box_text(spec, first) + " along " + axis_name(first) + " (the section's first axis)");
+    }
 }
 
 }  // namespace
@@ -482,6 +559,7 @@ void check_case(const CaseSpec& spec) {
     check_run_output(spec);
     check_forces(spec);
     check_thermal(spec);
+    check_monitors(spec);
 }
 
 std::string unknown_obstacle_text(const CaseSpec& spec, const std::string& name) {
@@ -501,6 +579,10 @@ MemoryEstimate estimate_memory(const CaseSpec& spec) {
     m.node_kind_bytes = stored;
     m.output_bytes = (spec.thermal.enabled ? 5 : 4) * 8 * cells;  // density, velocity (and temperature), double
     if (spec.stores_sublattice()) m.output_bytes += 4 * 8 * stored + cells;  // the stored nodes' fields, the box's kinds
+    if (spec.average.enabled) {
+        m.monitor_bytes = backend::mean_components * 8 * stored;  // the running sums (Engine::accumulate)
+        m.output_bytes += backend::mean_components * 8 * stored;  // and their copy on the host
+    }
     return m;
 }
 

@@ -57,7 +57,8 @@ struct MemoryEstimate {
     std::int64_t population_bytes = 0;
     std::int64_t node_kind_bytes = 0;
     std::int64_t output_bytes = 0;  // host side: density + velocity in double
-    std::int64_t device_total() const { return population_bytes + node_kind_bytes; }
+    std::int64_t monitor_bytes = 0;  // [average]'s running sums, beside the populations
+    std::int64_t device_total() const { return population_bytes + node_kind_bytes + monitor_bytes; }
 };
 MemoryEstimate estimate_memory(const CaseSpec& spec);
 

@@ -69,6 +69,10 @@ struct Obstacle : geometry::Body {
     /// [thermal]: the obstacle's surface held at a temperature, or releasing a heat flux
     /// (obstacle[].temperature, obstacle[].heat_flux); none: adiabatic.
     std::optional<boundary::ScalarCondition> thermal;
+    /// obstacle[].power: the heat it releases (W in an SI case's file; in lattice units the
+    /// temperature times cell volumes per step), a Flux condition whose flux per link is
+    /// the power over the links from fluid into the obstacle (sim/simulation.cpp).
+    std::optional<double> power;
     bool moving() const { return velocity[0] != 0 || velocity[1] != 0 || velocity[2] != 0; }
     /// Whether its solid nodes need a number in the node class (kernel::moving_solid).
     bool numbered() const { return moving() || thermal.has_value(); }
@@ -147,6 +151,34 @@ struct ForceReportSpec {
     std::int64_t interval = 0;           // steps between samples; 0: output.interval if > 0, else run.check_interval
 };
 
+/// Probes: the fields at points, every `interval` steps, written to probes.csv
+/// ([probes]; sim/monitors.hpp). Points in lattice node coordinates (metres in an SI
+/// case's file), each taken at its nearest node.
+struct ProbeSpec {
+    std::vector<std::string> names;               // one per point ("p0", "p1", ... when not given)
+    std::vector<std::array<double, 3>> points;
+    std::int64_t interval = 0;  // steps between samples; 0: output.interval if > 0, else run.check_interval
+    double period = 0;          // an SI case's probes.period (s), made the interval
+};
+
+/// Time-averaged fields over a window of steps ([average]; sim/monitors.hpp): the mean
+/// density (pressure), velocity, velocity fluctuation and temperature, written as
+/// mean.vti when the window closes, with an optional section (CSV and PNG) and
+/// profiles across it (PNG), seed 004 Fig. 10.
+struct AverageSpec {
+    bool enabled = false;
+    std::int64_t from = 0, to = 0;  // the window [from, to] in steps (average.steps); to = 0: run.steps
+    std::array<double, 2> time{0, 0};  // an SI case's average.time (s), made the window
+    std::int64_t interval = 0;      // steps between samples; 0: about a thousand over the window
+    double period = 0;              // an SI case's average.period (s), made the interval
+    int section_axis = -1;          // the section's normal (0 x, 1 y, 2 z); -1: no section
+    double section_at = 0;          // its position along that axis (node coordinate)
+    /// Lines across the section, along its second in-plane axis (the first in-plane axis
+    /// is the lowest axis that is not the normal), at these coordinates of its first
+    /// in-plane axis (node coordinates): profiles of the mean speed and temperature.
+    std::vector<double> profiles;
+};
+
 struct CaseSpec {
     std::string title = "untitled";
     ModelSpec model;
@@ -165,6 +197,8 @@ struct CaseSpec {
     RunSpec run;
     OutputSpec output;
     ForceReportSpec forces;
+    ProbeSpec probes;
+    AverageSpec average;
     /// What a checkpoint of this case must match (barracuda run --restart): a hash of
     /// `canonical`. Empty for a case built in code.
     std::string fingerprint;
@@ -184,6 +218,12 @@ struct CaseSpec {
 /// Steps between force samples: forces.interval, or its default.
 inline std::int64_t force_interval(const CaseSpec& spec) {
     if (spec.forces.interval > 0) return spec.forces.interval;
+    return spec.output.interval > 0 ? spec.output.interval : spec.run.check_interval;
+}
+
+/// Steps between probe samples: probes.interval, or its default.
+inline std::int64_t probe_interval(const CaseSpec& spec) {
+    if (spec.probes.interval > 0) return spec.probes.interval;
     return spec.output.interval > 0 ? spec.output.interval : spec.run.check_interval;
 }
 

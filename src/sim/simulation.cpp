@@ -117,6 +117,49 @@ std::vector<std::uint8_t> output_node_kinds(const CaseSpec& spec, const parallel
     return kind;
 }
 
+namespace {
+// The scalar lattice's links from fluid nodes into obstacle `index`'s solid nodes, over
+// the whole box: an obstacle releasing a power P spreads it as the flux P / links on
+// each (boundary/scalar_faces.hpp, Flux), so that exactly P enters the fluid per step.
+// Every scalar lattice links a node to its axis neighbours only (D3Q6/D3Q7, D2Q4/D2Q5).
+std::int64_t surface_links(const CaseSpec& spec, const parallel::Subdomain& sub,
+                           const std::vector<std::uint8_t>& kind, const std::vector<std::int32_t>& owner,
+                           std::size_t index) {
+    const auto g = sub.local_grid();
+    const int dims = lattice::dimensions_of(spec.model.lattice);
+    std::int64_t links = 0;
+    for (int z = sub.ghost_lo[2]; z < sub.ghost_lo[2] + sub.owned_size[2]; ++z)
+        for (int y = sub.ghost_lo[1]; y < sub.ghost_lo[1] + sub.owned_size[1]; ++y)
+            for (int x = sub.ghost_lo[0]; x < sub.ghost_lo[0] + sub.owned_size[0]; ++x) {
+                if (kind[std::size_t(g.index(x, y, z))] != boundary::Fluid) continue;
+                const int p[3] = {x, y, z};
+                for (int a = 0; a < dims; ++a)
+                    for (int d : {-1, 1}) {
+                        int q[3] = {p[0], p[1], p[2]};
+                        q[a] += d;
+                        const int n = g.n[a];
+                        if (g.periodic[a]) q[a] = (q[a] + n) % n;
+                        else if (q[a] < 0 || q[a] >= n) continue;  // beyond the box
+                        const auto c = std::size_t(g.index(q[0], q[1], q[2]));
+                        if (kind[c] == boundary::Solid && owner[c] == std::int32_t(index)) ++links;
+                    }
+            }
+    std::vector<unsigned char> mine(sizeof links);
+    std::memcpy(mine.data(), &links, sizeof links);
+    const auto all = parallel::Comm::world().all_gather(mine.data(), mine.size());
+    std::int64_t total = 0;
+    for (std::size_t r = 0; r + sizeof links <= all.size(); r += sizeof links) {
+        std::int64_t v;
+        std::memcpy(&v, all.data() + r, sizeof v);
+        total += v;
+    }
+    if (total == 0)
+        throw CaseError("obstacle \"" + spec.obstacles[index].name +
+                        "\".power: no fluid node touches the obstacle, so its power has no surface to leave through");
+    return total;
+}
+}  // namespace
+
 backend::EngineSetup engine_setup(const CaseSpec& spec, const parallel::Subdomain* sub) {
     const auto whole = parallel::Subdomain::whole(spec.size, spec.periodic);
     if (!sub) sub = &whole;
@@ -184,6 +227,7 @@ backend::EngineSetup engine_setup(const CaseSpec& spec, const parallel::Subdomai
                     auto& row = s.thermal.faces.obstacle[m];
                     row = *c;
                     if (row.rule == boundary::ScalarRule::Fixed) row.value -= spec.thermal.reference;
+                    if (const auto& p = spec.obstacles[i].power) row.value = *p / double(surface_links(spec, *sub, s.node_kind, owner, i));
                 }
             }
         if (m > 0)
@@ -401,6 +445,8 @@ void Simulation::allocate() {
         }
         engine_->initialize_scalar(theta, u);
     }
+    probes_ = Probes(spec_, sub_);
+    average_ = TimeAverage(spec_);
 }
 
 void Simulation::owned_temperature(std::vector<double>& temperature) {
@@ -541,19 +587,26 @@ RunResult Simulation::run(OutputSink* sink, const std::function<void(const Progr
     // Force samples wait here until a check passes at their step or a later one: a
     // sample taken between checks may already come from a diverging state (issue 21:
     // C_d of 1e10 in forces.csv before the check caught the run).
+    // Probe samples likewise.
     std::vector<std::pair<std::int64_t, std::vector<std::array<double, 3>>>> pending_forces;
-    auto release_forces = [&] {
-        if (sink)
+    std::vector<std::pair<std::int64_t, std::vector<double>>> pending_probes;
+    auto release_samples = [&] {
+        if (sink) {
             for (const auto& [at, f] : pending_forces) sink->write_forces(at, f);
+            for (const auto& [at, v] : pending_probes) sink->write_probes(at, v);
+        }
         pending_forces.clear();
+        pending_probes.clear();
     };
     // Keeps what was written (forces.csv is rewritten at most every few seconds) and stops.
     auto diverged = [&](std::string message) {
-        if (!pending_forces.empty()) {
-            message += " (" + std::to_string(pending_forces.size()) + " force sample" +
-                       (pending_forces.size() == 1 ? "" : "s") + " since the last check left out of forces.csv)";
-            pending_forces.clear();
-        }
+        for (const auto& [count, file] : {std::pair{pending_forces.size(), "forces.csv"},
+                                          std::pair{pending_probes.size(), "probes.csv"}})
+            if (count > 0)
+                message += " (" + std::to_string(count) + (file[0] == 'f' ? " force sample" : " probe sample") +
+                           (count == 1 ? "" : "s") + " since the last check left out of " + file + ")";
+        pending_forces.clear();
+        pending_probes.clear();
         if (sink) {
             try {
                 sink->flush();
@@ -587,7 +640,7 @@ RunResult Simulation::run(OutputSink* sink, const std::function<void(const Progr
             diverged(m.str());
         }
         result.last = o;
-        release_forces();
+        release_samples();
         return o;
     };
     // The fields of an output instant are checked as they are written, by the stability
@@ -609,7 +662,7 @@ RunResult Simulation::run(OutputSink* sink, const std::function<void(const Progr
                      "velocity, raise tau (viscosity) or refine the grid.");
         }
         sink->write(step, rho, u, temperature);
-        release_forces();  // the state at this step passed the same test as a check
+        release_samples();  // the state at this step passed the same test as a check
     };
     // Forces on the named obstacles (forces.csv) every force_every steps and at the end.
     const bool forces_on = !spec_.forces.obstacles.empty();
@@ -629,14 +682,51 @@ RunResult Simulation::run(OutputSink* sink, const std::function<void(const Progr
         result.forces_step = step;
         ++result.force_samples;
         pending_forces.emplace_back(step, f);
-        if (checked) release_forces();
+        if (checked) release_samples();
+    };
+    // Probes (probes.csv) every probe_every steps, at the start and at the end.
+    const std::int64_t probe_every = probes_.empty() ? 0 : probe_interval(spec_);
+    std::int64_t probes_step = -1;
+    auto sample_probes = [&](std::int64_t step, bool checked) {
+        if (probe_every == 0 || probes_step == step) return;
+        auto v = probes_.sample(*engine_);
+        for (std::size_t k = 0; k < v.size(); ++k)
+            if (!std::isfinite(v[k])) {
+                if (!checked) check(step);
+                diverged("the run diverged at step " + std::to_string(step) + ": probe \"" + spec_.probes.names[k / 5] +
+                         "\" reads NaN/Inf. The last good output is kept; lower the velocity, raise tau (viscosity) "
+                         "or refine the grid.");
+            }
+        probes_step = step;
+        ++result.probe_samples;
+        pending_probes.emplace_back(step, std::move(v));
+        if (checked) release_samples();
+    };
+    // [average]: a sample at each of its steps; the means when the window closes (or the
+    // run ends inside it), of samples whose sum passed the same test as the output.
+    auto write_mean = [&](std::int64_t step, bool checked) {
+        if (!checked) check(step, false);
+        const auto m = average_.means(*engine_, sub_, spec_.thermal.enabled);
+        bool finite = true;
+        for (const auto* field : {&m.rho, &m.u, &m.fluctuation, &m.theta})
+            for (double v : *field) finite = finite && std::isfinite(v);
+        if (parallel::Comm::world().any(!finite))
+            diverged("the run diverged before step " + std::to_string(step) +
+                     ": the [average] window's sums hold NaN/Inf. The last good output is kept; lower the velocity, "
+                     "raise tau (viscosity) or refine the grid.");
+        if (sink) sink->write_mean(m);
+        result.mean_samples = m.samples;
+    };
+    auto sample_average = [&](std::int64_t step, bool checked) {
+        average_.add(*engine_, step);
+        if (step == average_.closing_step()) write_mean(step, checked);
     };
 
     // A checkpoint of a state that passed the stability watch, with everything the
     // sink holds up to it made durable first: a restart truncates the outputs to it.
     auto save_checkpoint = [&](std::int64_t step, bool checked) {
         if (!checked) check(step, false);
-        release_forces();
+        release_samples();
         if (sink) sink->flush();
         checkpoints.save(result.force_samples);
     };
@@ -679,7 +769,7 @@ RunResult Simulation::run(OutputSink* sink, const std::function<void(const Progr
     // durable, and a checkpoint holds it (when the caller gave a way to save one).
     auto stop_here = [&](std::int64_t step, bool checked) {
         if (!checked) check(step, false);
-        release_forces();
+        release_samples();
         if (sink) sink->flush();
         if (checkpoints.save) checkpoints.save(result.force_samples);
         result.stopped = true;
@@ -691,7 +781,11 @@ RunResult Simulation::run(OutputSink* sink, const std::function<void(const Progr
         return result;
     };
 
-    if (start == 0) write_output(0);
+    if (start == 0) {
+        write_output(0);
+        sample_probes(0, true);
+        if (average_.due(0)) sample_average(0, true);
+    }
     std::int64_t step = start;
     // The steady-state test compares with the previous check: none yet in this sitting.
     bool first_check = true;
@@ -699,8 +793,9 @@ RunResult Simulation::run(OutputSink* sink, const std::function<void(const Progr
         // The next step that checks, writes, samples or saves: each falls on the multiples
         // of its interval wherever the run starts or stops (a restart, another interval).
         const auto after = [&](std::int64_t every) { return every > 0 ? (step / every + 1) * every : run.steps; };
-        const std::int64_t next = std::min(
-            {run.steps, after(run.check_interval), after(out_every), after(force_every), after(save_every)});
+        const std::int64_t next =
+            std::min({run.steps, after(run.check_interval), after(out_every), after(force_every), after(save_every),
+                      after(probe_every), average_.next_after(step, run.steps)});
         step = advance_to(step, next);
         if (step < next) return stop_here(step, false);
         const bool at_check = step % run.check_interval == 0 || step == run.steps;
@@ -726,6 +821,8 @@ RunResult Simulation::run(OutputSink* sink, const std::function<void(const Progr
             }
         }
         if (force_every > 0 && step % force_every == 0) sample_forces(step, at_check);
+        if (probe_every > 0 && step % probe_every == 0) sample_probes(step, at_check);
+        if (average_.due(step)) sample_average(step, at_check);
         const bool at_output = out_every > 0 && step % out_every == 0;
         if (result.steady) break;
         if (at_output && step != run.steps) write_output(step);
@@ -735,6 +832,9 @@ RunResult Simulation::run(OutputSink* sink, const std::function<void(const Progr
     const bool checked = step % spec_.run.check_interval == 0 || step == run.steps;
     if (!checked) check(step);
     sample_forces(step, true);
+    sample_probes(step, true);
+    // A steady stop inside the window: the means of the samples so far.
+    if (average_.samples() > 0 && !average_.closed()) write_mean(step, true);
     write_output(step);
     if (sink) sink->flush();
     if (save_every > 0) save_checkpoint(step, true);

@@ -12,6 +12,7 @@
 #include "parallel/decomposition.hpp"
 #include "sim/case_spec.hpp"
 #include "sim/face_values.hpp"
+#include "sim/monitors.hpp"
 #include "sim/sublattice_output.hpp"
 
 namespace barracuda::sim {
@@ -35,6 +36,9 @@ struct RunResult {
     std::vector<std::array<double, 3>> forces;
     std::int64_t forces_step = -1;
     std::int64_t force_samples = 0;
+    std::int64_t probe_samples = 0;
+    /// The [average] window's samples when the means were written (0: not written).
+    std::int64_t mean_samples = 0;
 };
 
 /// Checkpoints of a run (barracuda run --checkpoint-every, io/checkpoint.hpp).
@@ -60,6 +64,11 @@ public:
                        const std::vector<double>& temperature) = 0;
     /// The forces on the obstacles named in forces.obstacles (in that order) after `step`.
     virtual void write_forces(std::int64_t /*step*/, const std::vector<std::array<double, 3>>& /*forces*/) {}
+    /// The probes' values after `step` ([probes]; sim::Probes::sample: rho, ux, uy, uz,
+    /// theta per probe, lattice units), on every rank.
+    virtual void write_probes(std::int64_t /*step*/, const std::vector<double>& /*values*/) {}
+    /// The time averages of [average] over the owned cells, when the window closes.
+    virtual void write_mean(const MeanFields& /*mean*/) {}
     /// Makes everything handed over so far durable (at the end, and before a divergence is reported).
     virtual void flush() {}
 };
@@ -135,6 +144,10 @@ public:
     /// Observation and obstacle forces over all ranks.
     Observation observe_all(bool track_change);
     std::vector<std::array<double, 3>> forces_all();
+    /// What a checkpoint keeps of the [average] window (its sample count and sums).
+    std::vector<double> average_state() { return average_.state(*engine_); }
+    void restore_average_state(const std::vector<double>& state) { average_.restore(*engine_, state); }
+    const Probes& probes() const { return probes_; }
 
 private:
     void prepare(BackendChoice backend);  // checks spec_ and the memory it needs
@@ -149,6 +162,8 @@ private:
     BackendChoice backend_;
     std::unique_ptr<backend::Engine> engine_;
     std::unique_ptr<FaceValues> face_values_;  // faces given by expressions
+    Probes probes_;
+    TimeAverage average_;
     std::vector<std::uint8_t> output_kind_;     // D3Q13: the whole box's node kinds, for expand_sublattice
     std::vector<double> face_buffer_;  // impose_face_values's, kept between steps
     std::int64_t time_ = 0;

@@ -41,6 +41,20 @@ void to_lattice_units(CaseSpec& spec) {
         }
         o.radius /= dx;
         if (o.thermal && o.thermal->rule == boundary::ScalarRule::Flux) o.thermal->value *= u.heat_flux_to_lattice();
+        if (o.power) *o.power *= u.power_to_lattice();
+    }
+    for (auto& p : spec.probes.points)
+        for (double& x : p) x = u.position_to_lattice(x);
+    if (lattice::dimensions_of(spec.model.lattice) == 2)
+        for (auto& p : spec.probes.points) p[2] = 0;
+    if (spec.probes.period > 0) spec.probes.interval = std::max<std::int64_t>(1, std::llround(spec.probes.period / dt));
+    AverageSpec& a = spec.average;
+    if (a.enabled) {
+        if (a.time[1] > 0) a.from = std::llround(a.time[0] / dt), a.to = std::max<std::int64_t>(a.from + 1, std::llround(a.time[1] / dt));
+        if (a.period > 0) a.interval = std::max<std::int64_t>(1, std::llround(a.period / dt));
+        if (a.section_axis >= 0 && lattice::dimensions_of(spec.model.lattice) == 3)
+            a.section_at = u.position_to_lattice(a.section_at);
+        for (double& x : a.profiles) x = u.position_to_lattice(x);
     }
     spec.forces.reference_velocity /= cv;
     spec.forces.reference_area /= lattice::dimensions_of(spec.model.lattice) == 2 ? dx : dx * dx;

@@ -29,6 +29,8 @@ struct UnitsSpec {
     double acceleration_to_lattice() const { return dt() * dt() / cell; }
     /// A heat flux q (W/m^2) as the temperature flux q / (rho c_p) (K m/s) in lattice units.
     double heat_flux_to_lattice() const { return dt() / (cell * density * heat_capacity); }
+    /// A heat release P (W) as temperature times cell volumes per step: P dt / (rho c_p dx^3).
+    double power_to_lattice() const { return dt() / (cell * cell * cell * density * heat_capacity); }
     /// A position (m) from the box's corner: node i stands at (i + 1/2) dx.
     double position_to_lattice(double x) const { return x / cell - 0.5; }
     /// The position (m) of node i along an axis: the inverse of position_to_lattice.

@@ -501,6 +501,53 @@ expect "turbulent Prandtl without LES" 3 "thermal.turbulent_prandtl" "model.smag
 expect "temperature field without [thermal]" 3 "output.fields" '"temperature" is not a field' -- \
     "${RUN[@]}" --set 'output.fields=["temperature"]'
 
+expect "power on a face" 3 "boundary.y_min.power" -- "${THERM[@]}" --set boundary.y_min.type=wall \
+    --set boundary.y_min.power=5
+{
+    cat base.toml
+    printf '\n[thermal]\nprandtl = 0.71\nexpansion = 0.01\ngravity = [0, -1e-4]\n'
+    printf '\n[[obstacle]]\nname = "heater"\nshape = "box"\nmin = [6, 6]\nmax = [9, 9]\npower = 0.5\n'
+} >heater.toml
+expect "power and temperature on one obstacle" 3 'obstacle "heater"' "more than one of temperature, heat_flux, power" -- \
+    run heater.toml --backend cpu -q --set model.precision=fp64 --set 'obstacle[0].temperature=1'
+{
+    cat base.toml
+    printf '\n[[obstacle]]\nname = "heater"\nshape = "box"\nmin = [6, 6]\nmax = [9, 9]\npower = 0.5\n'
+} >heater_cold.toml
+expect "power without [thermal]" 3 "obstacle[0].power" "only in a case with a [thermal] table" -- \
+    run heater_cold.toml --backend cpu -q
+expect "power too large" 3 'obstacle "heater".power' "below 1e9" -- \
+    run heater.toml --backend cpu -q --set model.precision=fp64 --set 'obstacle[0].power=1e12'
+
+# --- [probes] and [average] (docs/case-file.md) -----------------------------------
+expect "probes without points" 3 "probes.points" "give the probes' positions" -- "${RUN[@]}" --set probes.interval=2
+expect "probe outside the box" 3 "probes.points[1]" "outside the box" "[-0.5, 15.5]" -- "${RUN[@]}" \
+    --set 'probes.points=[[3, 4], [20, 4]]'
+expect "probe point with one coordinate" 3 "probes.points" "an array of 2 or 3 numbers" -- "${RUN[@]}" \
+    --set 'probes.points=[[3]]'
+expect "probe names of the wrong count" 3 "probes.names" "one per point" -- "${RUN[@]}" \
+    --set 'probes.points=[[3, 4]]' --set 'probes.names=["a", "b"]'
+expect "probe names twice" 3 "probes.names" "given twice" -- "${RUN[@]}" \
+    --set 'probes.points=[[3, 4], [5, 5]]' --set 'probes.names=["a", "a"]'
+expect "probe name with a comma" 3 "probes.names" "without commas" -- "${RUN[@]}" \
+    --set 'probes.points=[[3, 4]]' --set 'probes.names=["a,b"]'
+expect "probes.period without [units]" 3 "probes.period" "needs a [units] table" -- "${RUN[@]}" \
+    --set 'probes.points=[[3, 4]]' --set probes.period=0.1
+expect "probes.interval of 0" 3 "probes.interval" ">= 1" -- "${RUN[@]}" --set 'probes.points=[[3, 4]]' \
+    --set probes.interval=0
+expect "average without a window" 3 "average.steps" "no default" -- "${RUN[@]}" --set average.interval=2
+expect "average window backwards" 3 "average.steps" "first < last" -- "${RUN[@]}" --set 'average.steps=[8, 4]'
+expect "average.time without [units]" 3 "average.time" "needs a [units] table" -- "${RUN[@]}" \
+    --set 'average.time=[1, 2]'
+expect "average interval longer than the window" 3 "average.interval" "longer than the window" -- "${RUN[@]}" \
+    --set 'average.steps=[2, 6]' --set average.interval=5
+expect "section across a 2D plane" 3 "average.section" '"z"' -- "${RUN[@]}" --set 'average.steps=[2, 6]' \
+    --set average.section=x
+expect "profiles without a section" 3 "average.profiles" "give average.section" -- "${RUN[@]}" \
+    --set 'average.steps=[2, 6]' --set 'average.profiles=[3]'
+expect "profile outside the box" 3 "average.profiles" "outside the box" -- "${RUN[@]}" \
+    --set 'average.steps=[2, 6]' --set average.section=z --set 'average.profiles=[30]'
+
 # --- decomposition (one rank here; tests/cli/mpi_run.sh runs several) -----------
 expect "decomposition product differs from the rank count" 3 "domain.decomposition = [2, 1, 1]" \
     "2 subdomains but the run has 1 rank(s)" "mpirun -np 2" -- "${RUN[@]}" --set "domain.decomposition=[2, 1]"

@@ -18,6 +18,17 @@ MPI=(timeout 300 mpirun -np 2 --oversubscribe)
 
 # A 2D channel with a cylinder cut by the subdomain faces, forces every 50 steps.
 channel_case "cli mpi" 50 100 >case.toml
+# Probes on both ranks' blocks and means over 100-200 with a section (gathered on rank 0).
+cat >>case.toml <<'CASE'
+[probes]
+points = [[10, 10], [45, 15]]
+interval = 10
+[average]
+steps = [100, 200]
+interval = 10
+section = "z"
+profiles = [10, 45]
+CASE
 
 rc=0
 "$BIN" run case.toml --backend cpu -q --out one >"$T/stdout" 2>"$T/stderr" || rc=$?
@@ -29,6 +40,10 @@ grep -qF "2 ranks as [2, 1, 1]" "$T/stderr" || { fail "the log does not name the
 [[ $(grep -c "^done:" "$T/stdout") == 1 ]] || { fail "the summary is not printed once (rank 0 only)"; show_run; }
 cmp -s one/forces.csv two/forces.csv || fail "forces.csv differs between 1 and 2 ranks"
 cmp -s one/slice_00000200.png two/slice_00000200.png || fail "the PNG slice differs between 1 and 2 ranks"
+for f in probes.csv mean_section.csv mean_section_speed.png mean_profiles.png; do
+    cmp -s "one/$f" "two/$f" || fail "$f differs between 1 and 2 ranks"
+done
+[[ -s two/mean.pvti && -s two/mean_r0001.vti ]] || fail "the means were not written as mean.pvti and its pieces"
 for f in two/fields_00000200.pvti two/fields_00000200_r0000.vti two/fields_00000200_r0001.vti; do
     [[ -s $f ]] || fail "$f was not written"
 done
@@ -55,7 +70,8 @@ rc=0
 rc=0
 "${MPI[@]}" "$BIN" run case.toml --backend cpu -q --restart parts >"$T/stdout" 2>"$T/stderr" || rc=$?
 [[ $rc == 0 ]] || { fail "2 ranks, restart: exit $rc"; show_run; }
-for f in forces.csv slice_00000200.png fields_00000200_r0000.vti fields_00000200_r0001.vti fields.pvd; do
+for f in forces.csv slice_00000200.png fields_00000200_r0000.vti fields_00000200_r0001.vti fields.pvd probes.csv \
+    mean_r0000.vti mean_r0001.vti mean_section.csv; do
     cmp -s "two/$f" "parts/$f" || fail "2 ranks: $f differs after a restart"
 done
 # As if rank 1 had stopped before saving step 200: its latest file is of step 100,

@@ -19,6 +19,18 @@ need_python "compare forces.csv and fields.pvd"
 
 # A 2D channel with a cylinder: forces every 25 steps, fields every 50.
 channel_case "cli restart" 25 50 >case.toml
+# Probes every 10 steps and means over steps 100-200: a restart inside the window goes
+# on with its sums (the checkpoint holds them) and truncates probes.csv as forces.csv.
+cat >>case.toml <<'CASE'
+[probes]
+points = [[10, 10], [40, 15]]
+interval = 10
+[average]
+steps = [100, 200]
+interval = 10
+section = "z"
+profiles = [10, 30]
+CASE
 
 # run_ok LABEL ARGS...: barracuda exits 0.
 run_ok() {
@@ -42,7 +54,7 @@ grep -qF "going on from the checkpoint at step 120" "$T/stderr" || { fail "sitti
 rm part/checkpoint.bin
 run_ok "sitting 3" run case.toml --backend $BACKEND -q --restart part --set run.steps=200
 grep -qF "done: 80 steps (from the checkpoint at step 120 to 200)" "$T/stdout" || { fail "sitting 3's summary"; show_run; }
-for f in fields_00000200.vti fields_00000150.vti slice_00000200.png; do
+for f in fields_00000200.vti fields_00000150.vti slice_00000200.png probes.csv mean.vti mean_section.csv; do
     cmp -s "whole/$f" "part/$f" || fail "$f differs from the run in one sitting"
 done
 # Sitting 3 kept sitting 1's last instant (step 120, its end) and dropped nothing
@@ -58,7 +70,7 @@ assert rows(whole) == rows(part), (rows(whole), rows(part))
 assert series(whole) == series(part), (series(whole), series(part))
 assert len(rows(part)) == 1 + 200 // 25, rows(part)
 PY
-((failures)) || echo "ok   three sittings end where one does (fields, PNG, forces.csv, series)"
+((failures)) || echo "ok   three sittings end where one does (fields, PNG, forces.csv, probes.csv, means, series)"
 
 # A changed output schedule is allowed: the restart writes every 40 steps from 200 on.
 run_ok "output.interval changed" run case.toml --backend $BACKEND -q --restart part --set run.steps=280 --set output.interval=40

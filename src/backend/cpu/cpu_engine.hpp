@@ -145,6 +145,41 @@ public:
 
     void populations(std::vector<double>& f) override { posted_populations<L>(make_gather(), f); }
 
+    std::vector<double> sample(const std::vector<std::int64_t>& cells) override {
+        std::vector<double> out(5 * cells.size());
+        const Kernel k = make_kernel();
+        for (std::size_t j = 0; j < cells.size(); ++j) {
+            T r, v[3], th;
+            k.macroscopic(cells[j], r, v, th);
+            out[5 * j] = r, out[5 * j + 1] = v[0], out[5 * j + 2] = v[1], out[5 * j + 3] = v[2], out[5 * j + 4] = th;
+        }
+        return out;
+    }
+
+    void accumulate() override {
+        if (sums_.empty()) sums_.assign(std::size_t(mean_components) * std::size_t(cells_), 0.0);
+        const Kernel k = make_kernel();
+        double* s = sums_.data();
+        const std::int64_t n = cells_;
+#pragma omp parallel for schedule(static)
+        for (std::int64_t c = 0; c < n; ++c) {
+            T r, v[3], th;
+            k.macroscopic(c, r, v, th);
+            const double u0 = v[0], u1 = v[1], u2 = v[2];
+            s[MeanRho * n + c] += double(r);
+            s[MeanUx * n + c] += u0, s[MeanUy * n + c] += u1, s[MeanUz * n + c] += u2;
+            s[MeanUU * n + c] += u0 * u0 + u1 * u1 + u2 * u2;
+            s[MeanTheta * n + c] += double(th);
+        }
+    }
+
+    void accumulated(std::vector<double>& sums) override { sums = sums_; }
+
+    void set_accumulated(const std::vector<double>& sums) override {
+        check_sums(sums.size(), cells_);
+        sums_ = sums;
+    }
+
     std::vector<ForceSum> obstacle_force_sums() override {
         auto out = exchange_forces<L>(make_gather(), setup_.force_links);
         add_wall_forces<L>(setup_.wall_links, exchanged_.data(), out);
@@ -356,6 +391,7 @@ private:
     std::int64_t cells_;
     std::vector<S> a_, b_;
     std::vector<S> ga_, gb_;  // a coupled scalar's populations, as a_ and b_
+    std::vector<double> sums_;  // accumulate()'s running sums
     std::vector<std::uint8_t> class_;
     std::vector<storage::index_t> border_;  // Border cells (a subdomain's outer owned layer)
     std::vector<Run> runs_;                  // find_runs

@@ -164,6 +164,33 @@ __global__ void __launch_bounds__(block_size) fields_kernel(const __grid_constan
     u[3 * cell] = v[0], u[3 * cell + 1] = v[1], u[3 * cell + 2] = v[2];
 }
 
+/// Probes: rho, ux, uy, uz, theta at a few cells (Engine::sample).
+template <class K>
+__global__ void __launch_bounds__(block_size)
+    sample_kernel(const __grid_constant__ K k, const std::int64_t* cells, std::int64_t n, double* out) {
+    const std::int64_t j = std::int64_t(blockIdx.x) * blockDim.x + threadIdx.x;
+    if (j >= n) return;
+    typename K::T r, v[3], th;
+    k.macroscopic(storage::index_t(cells[j]), r, v, th);
+    double* o = out + 5 * j;
+    o[0] = double(r), o[1] = double(v[0]), o[2] = double(v[1]), o[3] = double(v[2]), o[4] = double(th);
+}
+
+/// Time averages: the fields added to the running sums (Engine::accumulate), in double.
+template <class K>
+__global__ void __launch_bounds__(block_size) accumulate_kernel(const __grid_constant__ K k, double* sums) {
+    const storage::index_t n = k.in.layout.cells();
+    const storage::index_t c = storage::index_t(blockIdx.x) * blockDim.x + threadIdx.x;
+    if (c >= n) return;
+    typename K::T r, v[3], th;
+    k.macroscopic(c, r, v, th);
+    const double u0 = double(v[0]), u1 = double(v[1]), u2 = double(v[2]);
+    sums[MeanRho * n + c] += double(r);
+    sums[MeanUx * n + c] += u0, sums[MeanUy * n + c] += u1, sums[MeanUz * n + c] += u2;
+    sums[MeanUU * n + c] += u0 * u0 + u1 * u1 + u2 * u2;
+    sums[MeanTheta * n + c] += double(th);
+}
+
 template <class Ls, class Layout, class Store, class T>
 __global__ void __launch_bounds__(block_size)
     uniform_scalar_kernel(Layout layout, boundary::Parameters faces, const std::uint8_t* node_class, Store previous,
@@ -367,6 +394,50 @@ public:
         check(cudaMemcpy(hu.data(), d_u.get(), 3 * cells_ * sizeof(T), cudaMemcpyDeviceToHost), "download velocity");
         rho.assign(hr.begin(), hr.end());
         u.assign(hu.begin(), hu.end());
+    }
+
+    std::vector<double> sample(const std::vector<std::int64_t>& cells) override {
+        std::vector<double> out(5 * cells.size());
+        if (cells.empty()) return out;
+        DeviceArray<std::int64_t> d_cells(cells.size());
+        DeviceArray<double> d_out(out.size());
+        check(cudaMemcpyAsync(d_cells.get(), cells.data(), cells.size() * sizeof(std::int64_t),
+                              cudaMemcpyHostToDevice, stream_),
+              "upload probe cells");
+        const auto n = std::int64_t(cells.size());
+        sample_kernel<<<unsigned((n + block_size - 1) / block_size), block_size, 0, stream_>>>(
+            make_observer(), d_cells.get(), n, d_out.get());
+        check(cudaGetLastError(), "sample_kernel launch");
+        check(cudaMemcpyAsync(out.data(), d_out.get(), out.size() * sizeof(double), cudaMemcpyDeviceToHost, stream_),
+              "download probes");
+        check(cudaStreamSynchronize(stream_), "sample_kernel");
+        return out;
+    }
+
+    void accumulate() override {
+        if (sums_.size() == 0) {
+            sums_ = DeviceArray<double>(std::size_t(mean_components) * std::size_t(cells_));
+            check(cudaMemsetAsync(sums_.get(), 0, sums_.size() * sizeof(double), stream_), "cudaMemset");
+        }
+        accumulate_kernel<<<blocks(), block_size, 0, stream_>>>(make_observer(), sums_.get());
+        check(cudaGetLastError(), "accumulate_kernel launch");  // ordered on stream_ before the next step
+    }
+
+    void accumulated(std::vector<double>& sums) override {
+        sums.resize(sums_.size());
+        check(cudaStreamSynchronize(stream_), "accumulate_kernel");
+        if (!sums.empty())
+            check(cudaMemcpy(sums.data(), sums_.get(), sums.size() * sizeof(double), cudaMemcpyDeviceToHost),
+                  "download sums");
+    }
+
+    void set_accumulated(const std::vector<double>& sums) override {
+        check_sums(sums.size(), cells_);
+        check(cudaStreamSynchronize(stream_), "steps before set_accumulated");
+        sums_ = DeviceArray<double>(sums.size());
+        if (!sums.empty())
+            check(cudaMemcpy(sums_.get(), sums.data(), sums.size() * sizeof(double), cudaMemcpyHostToDevice),
+                  "upload sums");
     }
 
     EngineState save_state() override {
@@ -803,6 +874,7 @@ private:
     std::vector<std::uint8_t> host_class_;
     bool odd_ = false, swapped_ = false;
     DeviceArray<T> prev_u_;
+    DeviceArray<double> sums_;  // accumulate()'s running sums
     DeviceArray<kernel::Partial> partials_;
     DeviceArray<double> face_values_[6];             // boundary::Parameters::values
     DeviceArray<double> scalar_face_values_[6];      // boundary::ScalarFaces::values

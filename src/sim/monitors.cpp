@@ -1,0 +1,119 @@
+#include "sim/monitors.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+
+#include "common/error.hpp"
+#include "parallel/comm.hpp"
+
+namespace barracuda::sim {
+
+Probes::Probes(const CaseSpec& spec, const parallel::Subdomain& sub) {
+    const auto g = sub.local_grid();
+    for (std::size_t k = 0; k < spec.probes.points.size(); ++k) {
+        std::array<int, 3> node{};
+        bool mine = true;
+        for (int a = 0; a < 3; ++a) {
+            // The nearest node; check_case keeps points within half a spacing of the box.
+            node[std::size_t(a)] = std::clamp(int(std::lround(spec.probes.points[k][std::size_t(a)])), 0,
+                                              spec.size[std::size_t(a)] - 1);
+            mine = mine && sub.owns_global(a, node[std::size_t(a)]);
+        }
+        nodes_.push_back(node);
+        if (!mine) continue;
+        int local[3];
+        for (int a = 0; a < 3; ++a)
+            local[a] = node[std::size_t(a)] - sub.owned_origin[std::size_t(a)] + sub.ghost_lo[std::size_t(a)];
+        cells_.push_back(std::int64_t(g.index(local[0], local[1], local[2])));
+        which_.push_back(k);
+    }
+}
+
+std::vector<double> Probes::sample(backend::Engine& engine) const {
+    std::vector<double> all(5 * nodes_.size(), 0.0);
+    const auto mine = engine.sample(cells_);
+    for (std::size_t j = 0; j < which_.size(); ++j)
+        std::copy_n(mine.begin() + std::ptrdiff_t(5 * j), 5, all.begin() + std::ptrdiff_t(5 * which_[j]));
+    const auto& comm = parallel::Comm::world();
+    if (comm.size() == 1) return all;
+    // Each probe has one owner; the others hold zeros for it. A sum would round nothing
+    // away, but NaN from one rank must stay NaN: take the owner's values by flag.
+    std::vector<unsigned char> flags(nodes_.size(), 0);
+    for (std::size_t k : which_) flags[k] = 1;
+    std::vector<unsigned char> mine_bytes(flags.size() + all.size() * sizeof(double));
+    std::memcpy(mine_bytes.data(), flags.data(), flags.size());
+    std::memcpy(mine_bytes.data() + flags.size(), all.data(), all.size() * sizeof(double));
+    const auto gathered = comm.all_gather(mine_bytes.data(), mine_bytes.size());
+    for (int r = 0; r < comm.size(); ++r) {
+        const unsigned char* p = gathered.data() + std::size_t(r) * mine_bytes.size();
+        for (std::size_t k = 0; k < nodes_.size(); ++k)
+            if (p[k]) std::memcpy(&all[5 * k], p + flags.size() + 5 * k * sizeof(double), 5 * sizeof(double));
+    }
+    return all;
+}
+
+TimeAverage::TimeAverage(const CaseSpec& spec)
+    : enabled_(spec.average.enabled), from_(spec.average.from), to_(spec.average.to) {
+    if (!enabled_) return;
+    // Default: about a thousand samples over the window. Samples closer together than
+    // the flow's correlation time add little, and each costs a pass over the cells.
+    interval_ = spec.average.interval > 0 ? spec.average.interval : std::max<std::int64_t>(1, (to_ - from_) / 1000);
+}
+
+std::int64_t TimeAverage::next_after(std::int64_t step, std::int64_t last) const {
+    if (!enabled_ || step >= closing_step()) return last;
+    if (step < from_) return from_;
+    return from_ + ((step - from_) / interval_ + 1) * interval_;
+}
+
+MeanFields TimeAverage::means(backend::Engine& engine, const parallel::Subdomain& sub, bool scalar) const {
+    MeanFields m;
+    m.from = from_, m.to = last_, m.samples = samples_;
+    std::vector<double> sums;
+    engine.accumulated(sums);
+    const auto g = sub.local_grid();
+    const auto& o = sub.owned_size;
+    const std::size_t owned = std::size_t(o[0]) * o[1] * o[2], cells = std::size_t(engine.cells());
+    if (sums.size() != std::size_t(backend::mean_components) * cells || samples_ == 0)
+        throw std::logic_error("TimeAverage::means: no samples");
+    m.rho.resize(owned), m.u.resize(3 * owned), m.fluctuation.resize(owned);
+    if (scalar) m.theta.resize(owned);
+    const double inv = 1.0 / double(samples_);
+    std::size_t k = 0;
+    for (int z = 0; z < o[2]; ++z)
+        for (int y = 0; y < o[1]; ++y)
+            for (int x = 0; x < o[0]; ++x, ++k) {
+                const auto c = std::size_t(g.index(x + sub.ghost_lo[0], y + sub.ghost_lo[1], z + sub.ghost_lo[2]));
+                const auto at = [&](int component) { return sums[std::size_t(component) * cells + c] * inv; };
+                m.rho[k] = at(backend::MeanRho);
+                double uu = 0;
+                for (int a = 0; a < 3; ++a) {
+                    m.u[3 * k + std::size_t(a)] = at(backend::MeanUx + a);
+                    uu += m.u[3 * k + std::size_t(a)] * m.u[3 * k + std::size_t(a)];
+                }
+                // <u.u> - <u>.<u> >= 0 but for rounding, which can leave it slightly negative.
+                m.fluctuation[k] = std::sqrt(std::max(0.0, at(backend::MeanUU) - uu));
+                if (scalar) m.theta[k] = at(backend::MeanTheta);
+            }
+    return m;
+}
+
+std::vector<double> TimeAverage::state(backend::Engine& engine) const {
+    std::vector<double> out{double(samples_), double(last_)};
+    if (samples_ == 0) return out;
+    std::vector<double> sums;
+    engine.accumulated(sums);
+    out.insert(out.end(), sums.begin(), sums.end());
+    return out;
+}
+
+void TimeAverage::restore(backend::Engine& engine, const std::vector<double>& state) {
+    samples_ = state.size() >= 2 ? std::int64_t(state[0]) : 0;
+    last_ = state.size() >= 2 ? std::int64_t(state[1]) : -1;
+    std::vector<double> sums;
+    if (samples_ > 0) sums.assign(state.begin() + 2, state.end());
+    engine.set_accumulated(sums);
+}
+
+}  // namespace barracuda::sim

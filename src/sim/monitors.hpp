@@ -1,0 +1,81 @@
+// What a run watches beside its output instants: probes (the fields at a few
+// points every few steps, probes.csv) and time averages over a window of steps
+// ([average], seed 004's 460-560 s means). The running sums live where the
+// populations do (backend::Engine::accumulate: GPU memory on the CUDA backend,
+// so a sample costs one pass over the cells and nothing crosses the bus); this
+// layer decides when to sample and turns the sums into means.
+#pragma once
+#include <array>
+#include <cstdint>
+#include <vector>
+
+#include "backend/engine.hpp"
+#include "parallel/decomposition.hpp"
+#include "sim/case_spec.hpp"
+
+namespace barracuda::sim {
+
+/// The probes of a case on one rank's subdomain.
+class Probes {
+public:
+    Probes() = default;
+    Probes(const CaseSpec& spec, const parallel::Subdomain& sub);
+    bool empty() const { return nodes_.empty(); }
+    /// The node each probe is taken at (global coordinates): the node nearest its point.
+    const std::vector<std::array<int, 3>>& nodes() const { return nodes_; }
+    /// Collective: every probe's rho, ux, uy, uz, theta (lattice units; Engine::sample),
+    /// on every rank; each probe is sampled by the rank that owns its node.
+    std::vector<double> sample(backend::Engine& engine) const;
+
+private:
+    std::vector<std::array<int, 3>> nodes_;
+    std::vector<std::int64_t> cells_;  // this rank's probes' cells (local indices)
+    std::vector<std::size_t> which_;   // and the probe each is
+};
+
+/// Means over a window, over the owned cells of a rank (x-fastest), lattice units.
+struct MeanFields {
+    std::int64_t from = 0, to = 0;  // the window's first and last sampled steps
+    std::int64_t samples = 0;
+    std::vector<double> rho, u;   // mean density, mean velocity (three per cell)
+    std::vector<double> fluctuation;  // sqrt(<u.u> - <u>.<u>): the velocity's fluctuation (rms)
+    std::vector<double> theta;    // mean theta = T - T_0; empty without a scalar
+};
+
+/// The sampling schedule of [average]: the steps from, from + interval, ... up to `to`.
+class TimeAverage {
+public:
+    TimeAverage() = default;
+    explicit TimeAverage(const CaseSpec& spec);
+    bool enabled() const { return enabled_; }
+    bool due(std::int64_t step) const {
+        return enabled_ && step >= from_ && step <= to_ && (step - from_) % interval_ == 0;
+    }
+    /// The first sampling step after `step`; run.steps (never earlier than `step` + 1) when none.
+    std::int64_t next_after(std::int64_t step, std::int64_t last) const;
+    /// The step at which the window closes and the means are written: its last sampling step.
+    std::int64_t closing_step() const { return from_ + (to_ - from_) / interval_ * interval_; }
+    std::int64_t samples() const { return samples_; }
+    void add(backend::Engine& engine, std::int64_t step) {
+        engine.accumulate();
+        ++samples_;
+        last_ = step;
+    }
+    /// Whether the last sample closed the window (the means were due then).
+    bool closed() const { return samples_ > 0 && last_ >= closing_step(); }
+    /// The means over the owned cells of `sub` from the engine's sums (the sums on a
+    /// D3Q13 engine are refused by check_case).
+    MeanFields means(backend::Engine& engine, const parallel::Subdomain& sub, bool scalar) const;
+    /// For a checkpoint: the sample count, the last sample's step and the engine's sums.
+    std::vector<double> state(backend::Engine& engine) const;
+    /// Restores what state() gave (empty: nothing sampled yet).
+    void restore(backend::Engine& engine, const std::vector<double>& state);
+
+private:
+    bool enabled_ = false;
+    std::int64_t from_ = 0, to_ = 0, interval_ = 1;
+    std::int64_t samples_ = 0;
+    std::int64_t last_ = -1;  // the step of the last sample
+};
+
+}  // namespace barracuda::sim
