@@ -387,6 +387,20 @@ void check_thermal(const CaseSpec& spec) {
         fail("thermal.gravity = " + vec(t.gravity, 3) + ": a 2D lattice has no z component");
     const auto whole = parallel::Subdomain::whole(spec.size, spec.periodic);
     for (int f = 0; f < 6; ++f) face_temperatures(spec, whole, f);  // NaN/Inf, before any allocation
+    // A pressure face open to fluid at another temperature holds its hydrostatic profile
+    // (sim/face_values.hpp): a weakly compressible lattice carries it as density, which
+    // must stay close to 1 (10%: the stability watch's range is far wider, the
+    // compressibility error already 1% of the pressure there).
+    for (int f = 0; f < 6; ++f) {
+        const auto grad = hydrostatic_gradient(spec, f);
+        double spread = 0;
+        for (std::size_t a = 0; a < 3; ++a) spread += std::abs(grad[a]) * (spec.size[a] - 1);
+        if (spread > 0.1)
+            fail("boundary." + std::string(boundary::face_name(f)) + ".temperature = " +
+                 value_text(t.faces[std::size_t(f)]->value) + ": the outside fluid's hydrostatic pressure across the " +
+                 "face changes the density there by " + short_text(spread) + ", above 0.1; lower the gravity in " +
+                 "lattice units (a smaller units.lattice_velocity, a finer time step) or the temperature difference");
+    }
     for (int f = 0; f < 6; ++f) {
         const auto& c = t.faces[std::size_t(f)];
         if (!c) continue;

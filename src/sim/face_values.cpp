@@ -13,12 +13,29 @@ std::string face_expression_key(int face, int component) {
     return component < 3 ? key + ".velocity[" + std::to_string(component) + "]" : key + ".density";
 }
 
+std::array<double, 3> hydrostatic_gradient(const CaseSpec& spec, int face) {
+    const ThermalSpec& t = spec.thermal;
+    const auto& c = t.faces[std::size_t(face)];
+    if (!t.enabled || spec.faces[std::size_t(face)].type != boundary::FaceType::Pressure || !c ||
+        c->rule == boundary::ScalarRule::Flux || !t.face_expressions[std::size_t(face)].empty())
+        return {0, 0, 0};
+    const double theta = c->value - t.reference;  // the outside fluid's
+    std::array<double, 3> g{};
+    for (std::size_t a = 0; a < 3; ++a) g[a] = -3.0 * t.expansion * theta * t.gravity[a];
+    g[std::size_t(boundary::Parameters::axis(face))] = 0;  // the face is one layer thick
+    return g;
+}
+
 FaceValues::FaceValues(const CaseSpec& spec, const parallel::Subdomain& sub) : faces_(spec.faces), size_(spec.size), units_(spec.units), sub_(sub) {
     for (int f = 0; f < 6; ++f) {
         const auto& face = spec.faces[std::size_t(f)];
         const auto a = std::size_t(f / 2);
         const bool neighbour = (f & 1) ? sub.ghost_hi[a] : sub.ghost_lo[a];  // not this rank's face
-        if (!face.has_expression() || neighbour) continue;
+        gradient_[std::size_t(f)] = hydrostatic_gradient(spec, f);
+        for (std::size_t b = 0; b < 3; ++b) centre_[std::size_t(f)][b] = 0.5 * (spec.size[b] - 1);
+        const auto& h = gradient_[std::size_t(f)];
+        const bool hydrostatic = h[0] != 0 || h[1] != 0 || h[2] != 0;
+        if ((!face.has_expression() && !hydrostatic) || neighbour) continue;
         has_[std::size_t(f)] = true;
         for (int k = 0; k < 4; ++k) {
             const std::string& text = k < 3 ? face.velocity_expression[std::size_t(k)] : face.density_expression;
@@ -69,6 +86,8 @@ void FaceValues::evaluate(int face, double t, std::vector<double>& out) const {
                     v[k] = (*ex[std::size_t(k)])(g[0], g[1], g[2], t);
                 }
             }
+            for (int b = 0; b < 3; ++b)  // the outside's hydrostatic pressure (hydrostatic_gradient)
+                v[3] += gradient_[std::size_t(face)][std::size_t(b)] * (g[b] - centre_[std::size_t(face)][std::size_t(b)]);
             const double speed = std::sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
             const bool is_velocity = fs.type == boundary::FaceType::Velocity;
             std::string problem;
@@ -86,8 +105,11 @@ void FaceValues::evaluate(int face, double t, std::vector<double>& out) const {
             if (problem.empty() && !is_velocity && !(v[3] > 0)) problem = "gives a density <= 0", culprit = 3;
             if (!problem.empty()) {
                 std::ostringstream m;
-                m << face_expression_key(face, culprit) << " = \"" << ex[std::size_t(culprit)]->text() << "\" "
-                  << problem << " at node (x, y, z) = (" << g[0] << ", " << g[1] << ", " << g[2] << ") at t = " << t;
+                if (ex[std::size_t(culprit)])
+                    m << face_expression_key(face, culprit) << " = \"" << ex[std::size_t(culprit)]->text() << "\" ";
+                else  // the hydrostatic profile alone
+                    m << face_expression_key(face, culprit) << " with the outside's hydrostatic pressure ";
+                m << problem << " at node (x, y, z) = (" << g[0] << ", " << g[1] << ", " << g[2] << ") at t = " << t;
                 throw CaseError(m.str());
             }
             const std::size_t node = std::size_t(i) + std::size_t(n[std::size_t(b0)]) * std::size_t(j);

@@ -41,8 +41,22 @@ private:
     std::array<bool, 6> has_{};
     // Per face: velocity components 0-2 and density 3; nullopt: the case's constant.
     std::array<std::array<std::optional<Expression>, 4>, 6> expr_;
+    // Per face: the density's gradient per node of a pressure face open to fluid at another
+    // temperature than the reference (hydrostatic_gradient), zero elsewhere, and the node
+    // where the density is the face's own.
+    std::array<std::array<double, 3>, 6> gradient_{};
+    std::array<std::array<double, 3>, 6> centre_{};
     bool time_dependent_ = false;
 };
+
+/// The hydrostatic density gradient (per node, lattice units) of a pressure face of a
+/// [thermal] case with gravity whose fluid outside is at another temperature than the
+/// reference T_0 (boundary.<face>.temperature): in the Boussinesq approximation the
+/// reference fluid has a uniform pressure, and fluid at T_out has the gradient
+/// grad p = -rho_0 beta (T_out - T_0) g, so grad rho = 3 grad p. Such a face holds its
+/// density at its centre and this profile across it (an open window: the stack effect).
+/// Zero for every other face.
+std::array<double, 3> hydrostatic_gradient(const CaseSpec& spec, int face);
 
 /// Evaluates every expression of the case over the whole box at the first step
 /// (t = 1): parse errors, NaN/Inf and out-of-range values fail before any memory
