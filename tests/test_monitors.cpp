@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "io/case_file.hpp"
+#include "kernel/scalar.hpp"
 #include "sim/simulation.hpp"
 
 namespace barracuda {
@@ -140,7 +141,9 @@ TEST(Monitors, ARestartInsideTheWindowGivesTheSameMeans) {
     };
     b.run(nullptr, {}, every50);
     ASSERT_TRUE(state.has_value());
-    ASSERT_EQ(average.size(), 2 + std::size_t(backend::mean_components) * std::size_t(spec.cells()));
+    // samples, last step, first step, the heat at both ends, the flows' sums, then the sums
+    ASSERT_EQ(average.size(), 5 + std::size_t(kernel::scalar_flow_rows) +
+                                  std::size_t(backend::mean_components) * std::size_t(spec.cells()));
     EXPECT_EQ(average[0], 4.0);   // samples at 20, 30, 40, 50
     EXPECT_EQ(average[1], 50.0);  // the last one's step
 
@@ -206,6 +209,78 @@ power = 100
 )");
     const double dt = si.units.dt();
     EXPECT_NEAR(*si.obstacles[0].power, 100 * dt / (0.01 * 0.01 * 0.01 * 1.2 * 1005), 1e-9);
+}
+
+// The heat balance's terms (Engine::scalar_flows) are exact: what enters through the
+// boundary links in a step is the change of the total scalar over it, with a heater,
+// held walls, an inflow at another temperature, an outlet and buoyancy all at once.
+TEST(Monitors, HeatFlowsThroughTheBoundaryAreTheChangeOfTheTotalHeat) {
+    const auto spec = io::parse_case_string(R"(
+[model]
+lattice = "D2Q9"
+collision = "trt"
+precision = "fp64"
+tau = 0.6
+[domain]
+size = [40, 20]
+[boundary.x_min]
+type = "velocity"
+velocity = [0.03, 0]
+temperature = 1.0
+[boundary.x_max]
+type = "pressure"
+density = 1.0
+[boundary.y_min]
+type = "wall"
+temperature = -0.5
+[boundary.y_max]
+type = "wall"
+heat_flux = 0.002
+[thermal]
+prandtl = 0.71
+expansion = 0.01
+gravity = [0, -0.02]
+[[obstacle]]
+name = "heater"
+shape = "box"
+min = [12, 6]
+max = [15, 9]
+power = 0.3
+[[obstacle]]
+name = "cold"
+shape = "sphere"
+center = [28, 12]
+radius = 3
+temperature = -1
+[run]
+steps = 200
+)");
+    sim::Simulation run(spec, sim::BackendChoice::Cpu);
+    run.advance(50);
+    const auto names = sim::scalar_flow_names(spec);
+    EXPECT_EQ(names[0], "x_min");
+    EXPECT_EQ(names[7], "heater");
+    EXPECT_EQ(names[8], "cold");
+    double before = run.observe_all(false).theta_sum;
+    double largest = 0;
+    for (int n = 0; n < 40; ++n) {
+        run.advance(1);
+        const auto flows = run.engine().scalar_flows();
+        ASSERT_EQ(flows.size(), std::size_t(kernel::scalar_flow_rows));
+        double sum = 0;
+        for (double q : flows) sum += q;
+        const double after = run.observe_all(false).theta_sum;
+        // FP64 sums over 800 cells of values of order 1: 1e-11.
+        EXPECT_NEAR(after - before, sum, 1e-11) << "step " << run.time();
+        EXPECT_NEAR(flows[7], 0.3, 1e-12);                 // the heater: exactly its power
+        EXPECT_NEAR(flows[3], 0.002 * 40, 1e-12);          // the flux wall: q over its 40 links
+        EXPECT_GT(flows[0], 0);                            // heat comes in with the warm inflow
+        EXPECT_LT(flows[2], 0);                            // and leaves through the cold wall
+        EXPECT_LT(flows[8], 0);                            // and the cold sphere
+        largest = std::max(largest, std::abs(sum));
+        before = after;
+    }
+    EXPECT_GT(largest, 0.1);  // the total changes: the test can fail
 }
 
 }  // namespace

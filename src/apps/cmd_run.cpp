@@ -239,6 +239,16 @@ int run_command(const RunOptions& options) {
             if (spec.units.si) std::cout << " (" << double(a.from) * spec.units.dt() << " s)";
             std::cout << (a.section_axis >= 0 ? "; the section in mean_section.csv and mean_section_*.png" : "")
                       << (a.profiles.empty() ? "" : ", profiles in mean_profiles.png") << "\n";
+            const auto& b = writer.last_heat_balance();
+            if (!b.rows.empty()) {
+                const char* unit = spec.units.si ? " W" : "";
+                std::cout << "heat balance over the window (heat_balance.csv): in " << b.in << unit << ", out " << b.out
+                          << unit << ", storage " << b.storage << unit;
+                if (b.in > 0)
+                    std::cout << "; net " << 100 * b.net / b.in << "% and residual " << 100 * (b.net - b.storage) / b.in
+                              << "% of the inflow";
+                std::cout << "\n";
+            }
         }
         if (schedule.every > 0)
             std::cout << "checkpoint: " << checkpoints->path().filename().string()

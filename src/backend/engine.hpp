@@ -159,6 +159,11 @@ public:
     virtual void accumulated(std::vector<double>& sums) = 0;
     /// Replaces the running sums (a restart); empty: none (the next accumulate() starts at zero).
     virtual void set_accumulated(const std::vector<double>& sums) = 0;
+    /// The heat balance: the scalar entering the fluid in the coming step through the
+    /// links of each box face (0-5) and of each obstacle row (6 + m, boundary::ScalarFaces
+    /// obstacle rows), kernel::scalar_flow_rows values, lattice units (theta x cells per
+    /// step); their sum is the change of the total scalar over the step. Empty without a scalar.
+    virtual std::vector<double> scalar_flows() { return {}; }
     /// Shifted post-collision populations f_i - w_i, as [i * cells + cell], in double.
     virtual void populations(std::vector<double>& f) = 0;
     /// Computes the macroscopic fields in place and reduces them. With track_change,

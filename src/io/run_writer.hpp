@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <string>
 #include <memory>
+#include <utility>
 #include <vector>
 
 #include "io/output_dir.hpp"
@@ -20,6 +21,17 @@ namespace barracuda::io {
 OutputDirectory claim_output_directory(const std::filesystem::path& requested);
 /// An earlier run's directory, locked to go on in it (--restart), for every rank.
 OutputDirectory claim_run_directory(const std::filesystem::path& directory);
+
+/// The heat balance of an [average] window in output units (W in an SI case): the mean
+/// heat entering through each face and obstacle (negative: leaving), their sums, and
+/// the storage (the change of the heat held, per unit of time). net - storage is the
+/// sampling's residual; at a statistical steady state the storage and the net vanish
+/// against the inflow.
+struct HeatBalance {
+    std::vector<std::pair<std::string, double>> rows;
+    double in = 0, out = 0, net = 0, storage = 0;
+};
+HeatBalance heat_balance(const sim::CaseSpec& spec, const sim::MeanFields& mean);
 
 class RunWriter final : public sim::OutputSink {
 public:
@@ -94,6 +106,12 @@ private:
     /// The time column of the CSV files: seconds in an SI case, else the step.
     double time_of(std::int64_t step) const;
     void write_section(const sim::MeanFields& mean, const FieldSet& fields);
+    void write_heat_balance(const sim::MeanFields& mean);
+public:
+    /// The last window's heat balance (empty rows: none written yet).
+    const HeatBalance& last_heat_balance() const { return balance_; }
+private:
+    HeatBalance balance_;
     CsvLog forces_{"forces.csv"}, probes_{"probes.csv"};
 };
 

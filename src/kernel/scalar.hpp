@@ -9,6 +9,7 @@
 // lattice's, so a flow bulk cell is a scalar bulk cell.
 #pragma once
 #include <cstdint>
+#include <type_traits>
 
 #include "boundary/parameters.hpp"
 #include "boundary/scalar_faces.hpp"
@@ -20,6 +21,16 @@
 namespace barracuda::kernel {
 
 using storage::index_t;
+
+/// Where a boundary link's scalar comes from, for the heat balance (Engine::scalar_flows):
+/// rows 0-5 the box's faces, 6 + m the obstacle row m (boundary::ScalarFaces::obstacle).
+inline constexpr int scalar_flow_rows = 6 + boundary::ScalarFaces::rows;
+
+/// gather_boundary's default: tallies nothing (the update's path; the compiler drops
+/// what only a tally would read).
+struct NoTally {
+    BARRACUDA_HD void operator()(int, double) const {}
+};
 
 /// The scalar of a coupled update. Store: the flow's pattern and precision over Ls.
 template <class Ls, class Store>
@@ -51,12 +62,18 @@ struct ScalarPart {
     }
 
     /// Every link classified as the flow's; u is the flow velocity at the node (for the
-    /// zero-gradient rule only).
-    template <class Layout>
+    /// zero-gradient rule only). `tally(row, amount)` receives, for each link completed
+    /// by a boundary rule, what enters the node through it in the coming step: g_i less
+    /// the post-collision g*_opp(i) that left through it (scalar_flow_rows: the face or
+    /// the obstacle row). Summed over the box, these are exactly the change of the total
+    /// scalar per step: streaming and collision conserve it everywhere else.
+    template <class Layout, class Tally = NoTally>
     BARRACUDA_HD void gather_boundary(const Layout& layout, const boundary::Parameters& flow,
                                       const std::uint8_t* node_class, index_t cell, const int (&pos)[3],
-                                      const T (&u)[3], T (&g)[Ls::Q]) const {
+                                      const T (&u)[3], T (&g)[Ls::Q], const Tally& tally = {}) const {
         unsigned unknown = 0;
+        int row[Ls::Q];
+        T left[Ls::Q];
         BARRACUDA_UNROLL
         for (int i = 0; i < Ls::Q; ++i) {
             const LinkSource link = link_source<Ls>(layout, flow, node_class, pos, i);
@@ -65,9 +82,11 @@ struct ScalarPart {
                 continue;
             }
             const bool solid = link.kind == LinkKind::SolidNode;
-            const boundary::ScalarCondition& c =
-                solid ? faces.obstacle[moving_obstacle_of(node_class[link.from])] : faces.face[link.wall];
+            const int number = solid ? moving_obstacle_of(node_class[link.from]) : 0;
+            const boundary::ScalarCondition& c = solid ? faces.obstacle[number] : faces.face[link.wall];
             const T back = store.reflected(i, cell);
+            row[i] = solid ? 6 + number : link.wall;
+            left[i] = back;
             switch (c.rule) {
                 case boundary::ScalarRule::Adiabatic: g[i] = back; break;
                 case boundary::ScalarRule::Fixed: {
@@ -105,6 +124,13 @@ struct ScalarPart {
             BARRACUDA_UNROLL
             for (int i = 0; i < Ls::Q; ++i)
                 if ((unknown >> i) & 1u) g[i] = e[i] * theta;
+        }
+        if constexpr (!std::is_same_v<Tally, NoTally>) {
+            BARRACUDA_UNROLL
+            for (int i = 0; i < Ls::Q; ++i) {
+                const LinkSource link = link_source<Ls>(layout, flow, node_class, pos, i);
+                if (link.kind != LinkKind::Streamed) tally(row[i], double(g[i]) - double(left[i]));
+            }
         }
     }
 

@@ -309,6 +309,34 @@ struct Observer {
     BARRACUDA_HD void macroscopic(index_t cell, T& rho, T (&u)[3], T& theta) const {
         macroscopic_of(in, scalar, cell, rho, u, theta);
     }
+
+    /// The heat balance's terms at a cell: what enters it through each boundary link in
+    /// the coming step, added to flows[row] (kernel/scalar.hpp scalar_flow_rows). Only
+    /// boundary cells have such links; nothing without a scalar.
+    BARRACUDA_HD static void scalar_flows_of(const Gather<L, Eq, Store>& in, const Scalar& scalar, index_t cell,
+                                             double (&flows)[scalar_flow_rows]) {
+        if constexpr (coupled) {
+            if (path_of(in.node_class[cell]) != Boundary) return;
+            T f[L::Q];
+            boundary::OpenFaceState<T> face_state;
+            int pos[3];
+            in.layout.position(cell, pos);
+            const Gathered gathered = in.gather_boundary(cell, pos, f, face_state);
+            T u[3];
+            if (gathered == Gathered::EquilibriumFace) {
+                u[0] = face_state.u[0], u[1] = face_state.u[1], u[2] = face_state.u[2];
+            } else {
+                const auto state = physics::cell_state<L, Eq>(f, in.force);
+                u[0] = state.u[0], u[1] = state.u[1], u[2] = state.u[2];
+            }
+            T g[Scalar::Q];
+            scalar.gather_boundary(in.layout, in.faces, in.node_class, cell, pos, u, g,
+                                   [&](int row, double amount) { flows[row] += amount; });
+        }
+    }
+    BARRACUDA_HD void scalar_flows(index_t cell, double (&flows)[scalar_flow_rows]) const {
+        scalar_flows_of(in, scalar, cell, flows);
+    }
 };
 
 /// The whole update of one cell: gather, then collide (or set the equilibrium
@@ -430,6 +458,10 @@ struct StreamCollide {
     /// Density, velocity and scalar the next step's collision will see (Observer).
     BARRACUDA_HD void macroscopic(index_t cell, T& rho, T (&u)[3], T& theta) const {
         Observer<L, Eq, Store, Ls>::macroscopic_of(in, scalar, cell, rho, u, theta);
+    }
+    /// The heat balance's terms at a cell (Observer::scalar_flows_of).
+    BARRACUDA_HD void scalar_flows(index_t cell, double (&flows)[scalar_flow_rows]) const {
+        Observer<L, Eq, Store, Ls>::scalar_flows_of(in, scalar, cell, flows);
     }
 
     /// The same update with the store's parity fixed at compile time.

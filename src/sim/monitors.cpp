@@ -4,7 +4,9 @@
 #include <cmath>
 #include <cstring>
 
+#include "boundary/face.hpp"
 #include "common/error.hpp"
+#include "kernel/scalar.hpp"
 #include "parallel/comm.hpp"
 
 namespace barracuda::sim {
@@ -53,8 +55,41 @@ std::vector<double> Probes::sample(backend::Engine& engine) const {
     return all;
 }
 
+std::vector<std::string> scalar_flow_names(const CaseSpec& spec) {
+    std::vector<std::string> names(kernel::scalar_flow_rows);
+    for (int f = 0; f < 6; ++f) names[std::size_t(f)] = boundary::face_name(f);
+    int m = 0;
+    for (const auto& o : spec.obstacles)
+        if (o.numbered() && ++m < boundary::ScalarFaces::rows) names[std::size_t(6 + m)] = o.name;
+    return names;
+}
+
+void TimeAverage::add(backend::Engine& engine, std::int64_t step, double theta_total) {
+    engine.accumulate();
+    if (scalar_) {
+        auto flows = engine.scalar_flows();
+        const auto& comm = parallel::Comm::world();
+        if (comm.size() > 1) {  // every rank's boundary links
+            const auto all = comm.all_gather(flows.data(), flows.size() * sizeof(double));
+            std::fill(flows.begin(), flows.end(), 0.0);
+            for (int r = 0; r < comm.size(); ++r)
+                for (std::size_t k = 0; k < flows.size(); ++k) {
+                    double v;
+                    std::memcpy(&v, all.data() + (std::size_t(r) * flows.size() + k) * sizeof(double), sizeof v);
+                    flows[k] += v;
+                }
+        }
+        if (flow_sums_.empty()) flow_sums_.assign(flows.size(), 0.0);
+        for (std::size_t k = 0; k < flows.size() && k < flow_sums_.size(); ++k) flow_sums_[k] += flows[k];
+        if (samples_ == 0) theta_first_ = theta_total, first_ = step;
+        if (step == closing_step()) theta_last_ = theta_total, theta_last_step_ = step;
+    }
+    ++samples_;
+    last_ = step;
+}
+
 TimeAverage::TimeAverage(const CaseSpec& spec)
-    : enabled_(spec.average.enabled), from_(spec.average.from), to_(spec.average.to) {
+    : enabled_(spec.average.enabled), from_(spec.average.from), to_(spec.average.to), scalar_(spec.thermal.enabled) {
     if (!enabled_) return;
     // Default: about a thousand samples over the window. Samples closer together than
     // the flow's correlation time add little, and each costs a pass over the cells.
@@ -70,6 +105,12 @@ std::int64_t TimeAverage::next_after(std::int64_t step, std::int64_t last) const
 MeanFields TimeAverage::means(backend::Engine& engine, const parallel::Subdomain& sub, bool scalar) const {
     MeanFields m;
     m.from = from_, m.to = last_, m.samples = samples_;
+    if (scalar_ && !flow_sums_.empty()) {
+        m.flows.resize(flow_sums_.size());
+        for (std::size_t k = 0; k < flow_sums_.size(); ++k) m.flows[k] = flow_sums_[k] / double(samples_);
+        const std::int64_t end = theta_last_step_ >= 0 ? theta_last_step_ : last_;
+        m.storage = end > first_ ? (theta_last_ - theta_first_) / double(end - first_) : 0.0;
+    }
     std::vector<double> sums;
     engine.accumulated(sums);
     const auto g = sub.local_grid();
@@ -100,7 +141,12 @@ MeanFields TimeAverage::means(backend::Engine& engine, const parallel::Subdomain
 }
 
 std::vector<double> TimeAverage::state(backend::Engine& engine) const {
-    std::vector<double> out{double(samples_), double(last_)};
+    // samples, last step, then the heat balance's terms (first step, the total scalar at
+    // the first and last samples, the flow sums: kernel::scalar_flow_rows), then the sums.
+    std::vector<double> out{double(samples_), double(last_), double(first_), theta_first_, theta_last_};
+    std::vector<double> flows = flow_sums_;
+    flows.resize(kernel::scalar_flow_rows, 0.0);
+    out.insert(out.end(), flows.begin(), flows.end());
     if (samples_ == 0) return out;
     std::vector<double> sums;
     engine.accumulated(sums);
@@ -109,10 +155,17 @@ std::vector<double> TimeAverage::state(backend::Engine& engine) const {
 }
 
 void TimeAverage::restore(backend::Engine& engine, const std::vector<double>& state) {
-    samples_ = state.size() >= 2 ? std::int64_t(state[0]) : 0;
-    last_ = state.size() >= 2 ? std::int64_t(state[1]) : -1;
+    constexpr std::size_t head = 5 + std::size_t(kernel::scalar_flow_rows);
+    const bool whole = state.size() >= head;
+    samples_ = whole ? std::int64_t(state[0]) : 0;
+    last_ = whole ? std::int64_t(state[1]) : -1;
+    first_ = whole ? std::int64_t(state[2]) : -1;
+    theta_first_ = whole ? state[3] : 0, theta_last_ = whole ? state[4] : 0;
+    theta_last_step_ = whole && last_ >= closing_step() ? last_ : -1;
+    flow_sums_.clear();
+    if (whole && scalar_) flow_sums_.assign(state.begin() + 5, state.begin() + std::ptrdiff_t(head));
     std::vector<double> sums;
-    if (samples_ > 0) sums.assign(state.begin() + 2, state.end());
+    if (samples_ > 0) sums.assign(state.begin() + std::ptrdiff_t(head), state.end());
     engine.set_accumulated(sums);
 }
 

@@ -7,6 +7,7 @@
 #pragma once
 #include <array>
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "backend/engine.hpp"
@@ -40,7 +41,18 @@ struct MeanFields {
     std::vector<double> rho, u;   // mean density, mean velocity (three per cell)
     std::vector<double> fluctuation;  // sqrt(<u.u> - <u>.<u>): the velocity's fluctuation (rms)
     std::vector<double> theta;    // mean theta = T - T_0; empty without a scalar
+    /// With a scalar, the heat balance over the window (lattice units, theta x cells per
+    /// step): the mean of Engine::scalar_flows at the samples (what enters through each
+    /// face and obstacle row), and the storage, the change of the total scalar between
+    /// the first and the last sample per step. Summed, the flows equal the storage but
+    /// for the sampling (every step: exactly).
+    std::vector<double> flows;
+    double storage = 0;
 };
+
+/// The names of Engine::scalar_flows's rows for a case: the faces, then each obstacle
+/// row's obstacle (numbered in the order of the file, sim/simulation.cpp); "" where none.
+std::vector<std::string> scalar_flow_names(const CaseSpec& spec);
 
 /// The sampling schedule of [average]: the steps from, from + interval, ... up to `to`.
 class TimeAverage {
@@ -56,11 +68,13 @@ public:
     /// The step at which the window closes and the means are written: its last sampling step.
     std::int64_t closing_step() const { return from_ + (to_ - from_) / interval_ * interval_; }
     std::int64_t samples() const { return samples_; }
-    void add(backend::Engine& engine, std::int64_t step) {
-        engine.accumulate();
-        ++samples_;
-        last_ = step;
-    }
+    /// A sample at `step`; with a scalar, `theta_total` is the total scalar of every rank
+    /// (Observation::theta_sum) and the heat flows are sampled too.
+    void add(backend::Engine& engine, std::int64_t step, double theta_total);
+    /// The total scalar at `step`, the end of a window that the run leaves before it
+    /// closes (a steady stop, run.steps inside it): the heat balance's storage term then
+    /// spans the first sample to `step`.
+    void mark_end(std::int64_t step, double theta_total) { theta_last_ = theta_total, theta_last_step_ = step; }
     /// Whether the last sample closed the window (the means were due then).
     bool closed() const { return samples_ > 0 && last_ >= closing_step(); }
     /// The means over the owned cells of `sub` from the engine's sums (the sums on a
@@ -76,6 +90,11 @@ private:
     std::int64_t from_ = 0, to_ = 0, interval_ = 1;
     std::int64_t samples_ = 0;
     std::int64_t last_ = -1;  // the step of the last sample
+    bool scalar_ = false;
+    std::vector<double> flow_sums_;            // of Engine::scalar_flows, over every rank
+    double theta_first_ = 0, theta_last_ = 0;  // the total scalar at the first and last sample
+    std::int64_t first_ = -1;                  // the step of the first sample
+    std::int64_t theta_last_step_ = -1;        // where theta_last_ was taken
 };
 
 }  // namespace barracuda::sim

@@ -718,7 +718,10 @@ RunResult Simulation::run(OutputSink* sink, const std::function<void(const Progr
         result.mean_samples = m.samples;
     };
     auto sample_average = [&](std::int64_t step, bool checked) {
-        average_.add(*engine_, step);
+        // The total heat at the window's ends, for the heat balance's storage term.
+        const bool end = average_.samples() == 0 || step == average_.closing_step();
+        const double theta_total = spec_.thermal.enabled && end ? observe_all(false).theta_sum : 0.0;
+        average_.add(*engine_, step, theta_total);
         if (step == average_.closing_step()) write_mean(step, checked);
     };
 
@@ -834,7 +837,10 @@ RunResult Simulation::run(OutputSink* sink, const std::function<void(const Progr
     sample_forces(step, true);
     sample_probes(step, true);
     // A steady stop inside the window: the means of the samples so far.
-    if (average_.samples() > 0 && !average_.closed()) write_mean(step, true);
+    if (average_.samples() > 0 && !average_.closed()) {
+        if (spec_.thermal.enabled) average_.mark_end(step, observe_all(false).theta_sum);
+        write_mean(step, true);
+    }
     write_output(step);
     if (sink) sink->flush();
     if (save_every > 0) save_checkpoint(step, true);

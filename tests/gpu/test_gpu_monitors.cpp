@@ -117,6 +117,20 @@ TEST(GpuOracle, ProbesAndMeansMatchCpu) {
         for (std::size_t k = 0; k < cpu.mean->fluctuation.size(); ++k)
             fdiff = std::max(fdiff, std::abs(cpu.mean->fluctuation[k] - gpu.mean->fluctuation[k]));
         EXPECT_LE(fdiff / umax, 10 * v.tolerance) << what;
+        if (v.thermal) {
+            // The heat balance's terms (Engine::scalar_flows) after the same steps.
+            sim::Simulation c(spec, sim::BackendChoice::Cpu), g(spec, sim::BackendChoice::Cuda);
+            c.advance(60);
+            g.advance(60);
+            const auto qc = c.engine().scalar_flows(), qg = g.engine().scalar_flows();
+            ASSERT_EQ(qc.size(), qg.size()) << what;
+            double scale = 0, diff = 0;
+            for (std::size_t k = 0; k < qc.size(); ++k)
+                scale = std::max(scale, std::abs(qc[k])), diff = std::max(diff, std::abs(qc[k] - qg[k]));
+            std::printf("  heat flows %-24s largest %.3e, difference %.2e of it\n", what.c_str(), scale, diff / scale);
+            EXPECT_GT(scale, 0) << what;
+            EXPECT_LE(diff / scale, 10 * v.tolerance) << what;
+        }
     }
     if (ran == 0) GTEST_SKIP() << "none of the variants is in this build";
 }

@@ -173,6 +173,18 @@ public:
         }
     }
 
+    std::vector<double> scalar_flows() override {
+        if constexpr (!coupled) {
+            return {};
+        } else {
+            const Kernel k = make_kernel();
+            double total[kernel::scalar_flow_rows] = {};
+            // Serial: the sum's order is then fixed (a diagnostic, a pass over the cells).
+            for (std::int64_t c = 0; c < cells_; ++c) k.scalar_flows(c, total);
+            return std::vector<double>(total, total + kernel::scalar_flow_rows);
+        }
+    }
+
     void accumulated(std::vector<double>& sums) override { sums = sums_; }
 
     void set_accumulated(const std::vector<double>& sums) override {

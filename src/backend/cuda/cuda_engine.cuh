@@ -176,6 +176,23 @@ __global__ void __launch_bounds__(block_size)
     o[0] = double(r), o[1] = double(v[0]), o[2] = double(v[1]), o[3] = double(v[2]), o[4] = double(th);
 }
 
+/// The heat balance's terms (Engine::scalar_flows) over the boundary cells: per-thread
+/// sums, reduced per warp, then added atomically (a diagnostic: the order of the
+/// additions, and so the last bits, may vary from call to call).
+template <class K>
+__global__ void __launch_bounds__(block_size)
+    scalar_flow_kernel(const __grid_constant__ K k, const storage::index_t* cells, storage::index_t count, double* total) {
+    double flows[kernel::scalar_flow_rows] = {};
+    for (storage::index_t j = storage::index_t(blockIdx.x) * blockDim.x + threadIdx.x; j < count;
+         j += storage::index_t(gridDim.x) * blockDim.x)
+        k.scalar_flows(cells[j], flows);
+    for (int r = 0; r < kernel::scalar_flow_rows; ++r) {
+        double v = flows[r];
+        for (int o = 16; o > 0; o >>= 1) v += __shfl_down_sync(0xffffffffu, v, o);
+        if ((threadIdx.x & 31) == 0 && v != 0) atomicAdd(total + r, v);
+    }
+}
+
 /// Time averages: the fields added to the running sums (Engine::accumulate), in double.
 template <class K>
 __global__ void __launch_bounds__(block_size) accumulate_kernel(const __grid_constant__ K k, double* sums) {
@@ -412,6 +429,25 @@ public:
               "download probes");
         check(cudaStreamSynchronize(stream_), "sample_kernel");
         return out;
+    }
+
+    std::vector<double> scalar_flows() override {
+        if constexpr (!coupled) {
+            return {};
+        } else {
+            std::vector<double> out(kernel::scalar_flow_rows, 0.0);
+            const auto count = storage::index_t(boundary_cells_.size());
+            if (count == 0) return out;
+            DeviceArray<double> d(out.size());
+            check(cudaMemsetAsync(d.get(), 0, out.size() * sizeof(double), stream_), "cudaMemset");
+            const unsigned b = unsigned(std::min<storage::index_t>((count + block_size - 1) / block_size, 1024));
+            scalar_flow_kernel<<<b, block_size, 0, stream_>>>(make_observer(), boundary_cells_.get(), count, d.get());
+            check(cudaGetLastError(), "scalar_flow_kernel launch");
+            check(cudaMemcpyAsync(out.data(), d.get(), out.size() * sizeof(double), cudaMemcpyDeviceToHost, stream_),
+                  "download scalar flows");
+            check(cudaStreamSynchronize(stream_), "scalar_flow_kernel");
+            return out;
+        }
     }
 
     void accumulate() override {
