@@ -24,6 +24,42 @@ std::vector<storage::index_t> layer(const Subdomain& s, const storage::Grid& g, 
     return cells;
 }
 
+// The directions of set L crossing towards (send) and from (receive) the neighbour at `code`.
+template <class L>
+void directions(int code, std::vector<int>& send_dirs, std::vector<int>& recv_dirs) {
+    for (int i = 0; i < L::Q; ++i) {
+        bool towards = true, from = true;
+        for (int a = 0; a < 3; ++a) {
+            const int d = offset_of(code, a);
+            if (d == 0) continue;
+            towards = towards && L::c(i, a) == d;
+            from = from && L::c(i, a) == -d;
+        }
+        if (towards) send_dirs.push_back(i);
+        if (from) recv_dirs.push_back(i);
+    }
+}
+
+// Appends a coupled scalar's crossing populations (set Ls) to the flow's messages, at
+// offsets past the flow's Q * cells (the second array of HaloPlan::split). Every scalar
+// set's velocities are among the flow lattice's, so a peer the scalar must reach has a
+// flow message already.
+template <class Ls>
+void add_scalar(HaloPlan& out, const Subdomain& s) {
+    const storage::Grid g = s.local_grid();
+    const storage::index_t cells = g.cells();
+    for (auto& m : out.messages) {
+        const int code = m.send_tag;
+        std::vector<int> send_dirs, recv_dirs;
+        directions<Ls>(code, send_dirs, recv_dirs);
+        const auto send_cells = layer(s, g, code, false), recv_cells = layer(s, g, code, true);
+        for (int i : send_dirs)
+            for (auto c : send_cells) m.send.push_back(out.split + storage::index_t(i) * cells + c);
+        for (int i : recv_dirs)
+            for (auto c : recv_cells) m.recv.push_back(out.split + storage::index_t(i) * cells + c);
+    }
+}
+
 template <class L>
 HaloPlan plan(const Subdomain& s) {
     HaloPlan out;
@@ -37,17 +73,7 @@ HaloPlan plan(const Subdomain& s) {
         // d: those that stream from it into our cells (c_i,a = -d_a), which are the
         // neighbour's sent set, since it sees us at -d.
         std::vector<int> send_dirs, recv_dirs;
-        for (int i = 0; i < L::Q; ++i) {
-            bool towards = true, from = true;
-            for (int a = 0; a < 3; ++a) {
-                const int d = offset_of(code, a);
-                if (d == 0) continue;
-                towards = towards && L::c(i, a) == d;
-                from = from && L::c(i, a) == -d;
-            }
-            if (towards) send_dirs.push_back(i);
-            if (from) recv_dirs.push_back(i);
-        }
+        directions<L>(code, send_dirs, recv_dirs);
         if (send_dirs.empty()) continue;  // e.g. the corners of D3Q19
         HaloMessage m;
         m.peer = peer;
@@ -60,13 +86,22 @@ HaloPlan plan(const Subdomain& s) {
             for (auto c : recv_cells) m.recv.push_back(storage::index_t(i) * cells + c);
         out.messages.push_back(std::move(m));
     }
+    out.split = storage::index_t(L::Q) * cells;
     return out;
 }
 
 }  // namespace
 
-HaloPlan make_halo_plan(lattice::Kind lattice, const Subdomain& sub) {
-    return lattice::visit(lattice, [&](auto lat) { return plan<decltype(lat)>(sub); });
+HaloPlan make_halo_plan(lattice::Kind lattice, const Subdomain& sub, lattice::ScalarKind scalar) {
+    auto out = lattice::visit(lattice, [&](auto lat) { return plan<decltype(lat)>(sub); });
+    switch (scalar) {
+        case lattice::ScalarKind::D2Q4: add_scalar<lattice::D2Q4>(out, sub); break;
+        case lattice::ScalarKind::D2Q5: add_scalar<lattice::D2Q5>(out, sub); break;
+        case lattice::ScalarKind::D3Q6: add_scalar<lattice::D3Q6>(out, sub); break;
+        case lattice::ScalarKind::D3Q7: add_scalar<lattice::D3Q7>(out, sub); break;
+        case lattice::ScalarKind::None: break;
+    }
+    return out;
 }
 
 }  // namespace barracuda::parallel

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "lattice/lattice.hpp"
+#include "lattice/scalar_sets.hpp"
 #include "parallel/decomposition.hpp"
 #include "storage/grid.hpp"
 
@@ -26,6 +27,9 @@ struct HaloMessage {
 
 struct HaloPlan {
     std::vector<HaloMessage> messages;
+    /// Offsets from `split` on are a coupled scalar's, into its own array at offset -
+    /// split (the flow's Q * cells of the local box); below it, the flow's.
+    storage::index_t split = 0;
     std::int64_t values() const {
         std::int64_t n = 0;
         for (const auto& m : messages) n += std::int64_t(m.send.size());
@@ -33,6 +37,9 @@ struct HaloPlan {
     }
 };
 
-HaloPlan make_halo_plan(lattice::Kind lattice, const Subdomain& sub);
+/// The flow lattice's plan, with a coupled scalar's populations (lattice/scalar_sets.hpp)
+/// added to the same messages (HaloPlan::split).
+HaloPlan make_halo_plan(lattice::Kind lattice, const Subdomain& sub,
+                        lattice::ScalarKind scalar = lattice::ScalarKind::None);
 
 }  // namespace barracuda::parallel

@@ -144,14 +144,17 @@ std::int64_t surface_links(const CaseSpec& spec, const parallel::Subdomain& sub,
                         if (kind[c] == boundary::Solid && owner[c] == std::int32_t(index)) ++links;
                     }
             }
-    std::vector<unsigned char> mine(sizeof links);
-    std::memcpy(mine.data(), &links, sizeof links);
-    const auto all = parallel::Comm::world().all_gather(mine.data(), mine.size());
-    std::int64_t total = 0;
-    for (std::size_t r = 0; r + sizeof links <= all.size(); r += sizeof links) {
-        std::int64_t v;
-        std::memcpy(&v, all.data() + r, sizeof v);
-        total += v;
+    std::int64_t total = links;
+    if (sub.decomposed()) {  // collective: every rank sets up its own subdomain at once
+        std::vector<unsigned char> mine(sizeof links);
+        std::memcpy(mine.data(), &links, sizeof links);
+        const auto all = parallel::Comm::world().all_gather(mine.data(), mine.size());
+        total = 0;
+        for (std::size_t r = 0; r + sizeof links <= all.size(); r += sizeof links) {
+            std::int64_t v;
+            std::memcpy(&v, all.data() + r, sizeof v);
+            total += v;
+        }
     }
     if (total == 0)
         throw CaseError("obstacle \"" + spec.obstacles[index].name +
@@ -238,7 +241,8 @@ backend::EngineSetup engine_setup(const CaseSpec& spec, const parallel::Subdomai
     if (sub->decomposed()) {
         s.ghost_lo = sub->ghost_lo;
         s.ghost_hi = sub->ghost_hi;
-        s.halo = parallel::make_halo_plan(spec.model.lattice, *sub);
+        s.halo = parallel::make_halo_plan(spec.model.lattice, *sub,
+                                          spec.thermal.enabled ? spec.thermal.lattice : lattice::ScalarKind::None);
     }
     if (spec.thermal.enabled) {
         const ThermalSpec& t = spec.thermal;
@@ -452,7 +456,20 @@ void Simulation::allocate() {
 void Simulation::owned_temperature(std::vector<double>& temperature) {
     temperature.clear();
     if (!spec_.thermal.enabled) return;
-    engine_->scalar_field(temperature);  // one rank, every node stored (backend::refusal, the table)
+    std::vector<double> theta;
+    engine_->scalar_field(theta);  // every node stored (no thermal D3Q13 in the table)
+    if (!sub_.decomposed()) {
+        temperature.swap(theta);
+    } else {  // the owned cells, without the ghost layers
+        const auto g = sub_.local_grid();
+        const auto& o = sub_.owned_size;
+        temperature.reserve(std::size_t(o[0]) * o[1] * o[2]);
+        for (int z = 0; z < o[2]; ++z)
+            for (int y = 0; y < o[1]; ++y)
+                for (int x = 0; x < o[0]; ++x)
+                    temperature.push_back(
+                        theta[std::size_t(g.index(x + sub_.ghost_lo[0], y + sub_.ghost_lo[1], z + sub_.ghost_lo[2]))]);
+    }
     for (double& t : temperature) t += spec_.thermal.reference;
 }
 
@@ -530,12 +547,16 @@ Observation Simulation::observe_all(bool track_change) {
     const auto all = comm.all_gather(&o, sizeof o);
     Observation t;
     t.rho_min = 1e300, t.rho_max = -1e300;
+    t.theta_min = 1e300, t.theta_max = -1e300;
     double change2 = 0, norm2 = 0;
     for (int r = 0; r < comm.size(); ++r) {
         Observation q;
         std::memcpy(&q, all.data() + std::size_t(r) * sizeof q, sizeof q);
         t.rho_min = std::min(t.rho_min, q.rho_min);
         t.rho_max = std::max(t.rho_max, q.rho_max);
+        // The scalar's range and total (a [thermal] case; zeros otherwise), in rank order.
+        if (q.fluid_cells > 0) t.theta_min = std::min(t.theta_min, q.theta_min), t.theta_max = std::max(t.theta_max, q.theta_max);
+        t.theta_sum += q.theta_sum;
         t.u_max = std::max(t.u_max, q.u_max);
         change2 += q.change_l2 * q.change_l2;
         t.mass += q.mass, t.fluid_cells += q.fluid_cells;
@@ -545,6 +566,7 @@ Observation Simulation::observe_all(bool track_change) {
             t.bad_theta = q.bad_theta;
     }
     t.change_l2 = std::sqrt(change2), t.norm_l2 = std::sqrt(norm2);
+    if (t.theta_min > t.theta_max) t.theta_min = t.theta_max = 0;  // no fluid anywhere
     return t;
 }
 

@@ -26,12 +26,13 @@ using namespace barracuda;
 
 struct Outcome {
     std::vector<double> rho, u;  // whole box, x-fastest (rank 0)
+    std::vector<double> theta;   // a coupled scalar's, likewise (empty without)
     std::vector<std::array<double, 3>> forces;
 };
 
 // The fields of the owned cells of every rank placed into the whole box on rank 0.
 void gather_whole(const sim::CaseSpec& spec, const parallel::Subdomain& sub, const std::vector<double>& rho,
-                  const std::vector<double>& u, Outcome& out) {
+                  const std::vector<double>& u, const std::vector<double>& theta, Outcome& out) {
     const auto& comm = parallel::Comm::world();
     const auto g = sub.local_grid();
     std::vector<double> mine;
@@ -39,7 +40,7 @@ void gather_whole(const sim::CaseSpec& spec, const parallel::Subdomain& sub, con
         for (int y = 0; y < sub.owned_size[1]; ++y)
             for (int x = 0; x < sub.owned_size[0]; ++x) {
                 const auto c = std::size_t(g.index(x + sub.ghost_lo[0], y + sub.ghost_lo[1], z + sub.ghost_lo[2]));
-                mine.insert(mine.end(), {rho[c], u[3 * c], u[3 * c + 1], u[3 * c + 2]});
+                mine.insert(mine.end(), {rho[c], u[3 * c], u[3 * c + 1], u[3 * c + 2], theta.empty() ? 0.0 : theta[c]});
             }
     std::vector<unsigned char> bytes(mine.size() * sizeof(double));
     std::memcpy(bytes.data(), mine.data(), bytes.size());
@@ -48,6 +49,7 @@ void gather_whole(const sim::CaseSpec& spec, const parallel::Subdomain& sub, con
     if (comm.rank() != 0) return;
     const auto cells = std::size_t(spec.cells());
     out.rho.assign(cells, 0), out.u.assign(3 * cells, 0);
+    if (!theta.empty()) out.theta.assign(cells, 0);
     std::size_t at = 0;
     for (int r = 0; r < comm.size(); ++r) {
         const auto p = parallel::make_subdomain(spec.size, spec.periodic, sub.dims, r);
@@ -57,10 +59,11 @@ void gather_whole(const sim::CaseSpec& spec, const parallel::Subdomain& sub, con
                     const auto c = std::size_t(x + p.owned_origin[0] +
                                                std::int64_t(spec.size[0]) * (y + p.owned_origin[1] +
                                                                              std::int64_t(spec.size[1]) * (z + p.owned_origin[2])));
-                    double v[4];
+                    double v[5];
                     std::memcpy(v, all.data() + at, sizeof v);
                     at += sizeof v;
                     out.rho[c] = v[0], out.u[3 * c] = v[1], out.u[3 * c + 1] = v[2], out.u[3 * c + 2] = v[3];
+                    if (!out.theta.empty()) out.theta[c] = v[4];
                 }
     }
 }
@@ -88,10 +91,11 @@ Outcome run(const sim::CaseSpec& spec, const parallel::Subdomain& sub, int steps
     e->initialize_uniform(spec.initial_density, spec.initial_velocity);
     e->step(steps);
     Outcome out;
-    std::vector<double> rho, u;
+    std::vector<double> rho, u, theta;
     e->fields(rho, u);
+    e->scalar_field(theta);
     out.forces = summed_forces(*e);
-    gather_whole(spec, sub, rho, u, out);
+    gather_whole(spec, sub, rho, u, theta, out);
     return out;
 }
 
@@ -101,6 +105,7 @@ Outcome run_alone(const sim::CaseSpec& spec, int steps) {
     e->step(steps);
     Outcome out;
     e->fields(out.rho, out.u);
+    e->scalar_field(out.theta);
     auto sums = e->obstacle_force_sums();
     for (const auto& s : sums) out.forces.push_back({s[0].value(), s[1].value(), s[2].value()});
     return out;
@@ -141,6 +146,11 @@ void expect_identical(const std::string& toml, int steps) {
         }
         EXPECT_EQ(differ, 0u) << "cells differ; the first is " << first << " (rho " << alone.rho[first] << " vs "
                               << split.rho[first] << ")";
+        ASSERT_EQ(split.theta.size(), alone.theta.size());
+        std::size_t theta_differ = 0;
+        for (std::size_t c = 0; c < alone.theta.size(); ++c)
+            theta_differ += std::memcmp(&alone.theta[c], &split.theta[c], sizeof(double)) != 0;
+        EXPECT_EQ(theta_differ, 0u) << "temperatures differ";
         ASSERT_EQ(split.forces.size(), alone.forces.size());
         for (std::size_t k = 0; k < alone.forces.size(); ++k)
             for (std::size_t a = 0; a < 3; ++a)
@@ -234,6 +244,79 @@ obstacles = ["ball"]
 reference_velocity = 0.05
 reference_area = 32
 )";
+}
+
+// [thermal]: the temperature lattice's populations cross the subdomain faces with the
+// flow's (parallel::HaloPlan::split). Held walls, an obstacle at a temperature, buoyancy.
+TEST(Decomposition, D2Q9ThermalBuoyantBox) {
+    expect_identical(R"(
+[model]
+lattice = "D2Q9"
+collision = "trt"
+precision = "fp64"
+viscosity = 0.05
+[domain]
+size = [32, 20]
+[boundary.x_min]
+type = "wall"
+temperature = 1.0
+[boundary.x_max]
+type = "wall"
+temperature = -1.0
+[boundary.y_max]
+type = "moving_wall"
+velocity = [0.03, 0.0]
+[thermal]
+prandtl = 0.71
+expansion = 0.01
+gravity = [0, -0.05]
+[[obstacle]]
+name = "cold"
+shape = "cylinder"
+axis = "z"
+center = [15.5, 9.5]
+radius = 3
+temperature = -0.5
+)", 60);
+}
+// An inflow temperature, a zero-gradient outlet and a heater across the faces, D3Q19 + D3Q7.
+TEST(Decomposition, D3Q19ThermalDuctWithHeater) {
+    expect_identical(R"(
+[model]
+lattice = "D3Q19"
+collision = "trt"
+precision = "fp64"
+viscosity = 0.04
+[domain]
+size = [24, 12, 10]
+[boundary.x_min]
+type = "velocity"
+velocity = [0.03, 0, 0]
+temperature = 0.5
+[boundary.x_max]
+type = "pressure"
+density = 1.0
+[boundary.y_min]
+type = "wall"
+[boundary.y_max]
+type = "wall"
+heat_flux = 0.001
+[boundary.z_min]
+type = "wall"
+[boundary.z_max]
+type = "wall"
+[thermal]
+lattice = "D3Q7"
+prandtl = 0.71
+expansion = 0.01
+gravity = [0, -0.01, 0]
+[[obstacle]]
+name = "heater"
+shape = "box"
+min = [10, 3, 3]
+max = [13, 6, 6]
+power = 0.2
+)", 30);
 }
 
 TEST(Decomposition, D3Q19PeriodicWallsSphere) { expect_identical(box3d("D3Q19", "mrt", "fp64"), 30); }

@@ -71,9 +71,9 @@ public:
         }
         if constexpr (two_copy) {
             // The ghosts take the neighbours' initial state, as after a step.
-            pack(a_);
+            pack(a_, ga_);
             exchange();
-            unpack(a_);
+            unpack(a_, ga_);
         }
         apply_walls();
     }
@@ -117,11 +117,11 @@ public:
                 const auto nb = std::int64_t(border_.size());
 #pragma omp parallel for schedule(static)
                 for (std::int64_t j = 0; j < nb; ++j) k.update_boundary(border_[std::size_t(j)]);
-                pack(b_);
+                pack(b_, gb_);
                 start_exchange();
                 sweep(k);
                 parallel::Comm::world().wait();
-                unpack(b_);
+                unpack(b_, gb_);
             }
             if constexpr (two_copy) a_.swap(b_), ga_.swap(gb_);
             else odd_ = !odd_;
@@ -323,20 +323,29 @@ private:
 
     // Halo exchange (parallel/halo.hpp): populations of the written copy at the
     // plan's offsets into one buffer per neighbour, and back into the ghosts.
-    void pack(const std::vector<S>& f) {
+    // Offsets from the plan's split on are the coupled scalar's, in g.
+    void pack(const std::vector<S>& f, const std::vector<S>& g) {
+        const auto split = setup_.halo.split;
         for (std::size_t m = 0; m < send_.size(); ++m) {
             const auto& at = setup_.halo.messages[m].send;
             const auto n = std::int64_t(at.size());
 #pragma omp parallel for schedule(static)
-            for (std::int64_t j = 0; j < n; ++j) send_[m][std::size_t(j)] = f[std::size_t(at[std::size_t(j)])];
+            for (std::int64_t j = 0; j < n; ++j) {
+                const auto k = at[std::size_t(j)];
+                send_[m][std::size_t(j)] = k < split ? f[std::size_t(k)] : g[std::size_t(k - split)];
+            }
         }
     }
-    void unpack(std::vector<S>& f) {
+    void unpack(std::vector<S>& f, std::vector<S>& g) {
+        const auto split = setup_.halo.split;
         for (std::size_t m = 0; m < recv_.size(); ++m) {
             const auto& at = setup_.halo.messages[m].recv;
             const auto n = std::int64_t(at.size());
 #pragma omp parallel for schedule(static)
-            for (std::int64_t j = 0; j < n; ++j) f[std::size_t(at[std::size_t(j)])] = recv_[m][std::size_t(j)];
+            for (std::int64_t j = 0; j < n; ++j) {
+                const auto k = at[std::size_t(j)];
+                (k < split ? f[std::size_t(k)] : g[std::size_t(k - split)]) = recv_[m][std::size_t(j)];
+            }
         }
     }
     void start_exchange() {

@@ -53,17 +53,25 @@ __global__ void __launch_bounds__(update_block_size)
 
 // Halo exchange (parallel/halo.hpp): populations at the plan's offsets into the
 // send buffer, and the receive buffer into the ghosts.
+// Offsets from `split` on are a coupled scalar's, in g (parallel::HaloPlan::split).
 template <class S>
 __global__ void __launch_bounds__(block_size)
-    pack_kernel(const S* __restrict__ f, const storage::index_t* __restrict__ at, S* __restrict__ buf, storage::index_t n) {
+    pack_kernel(const S* __restrict__ f, const S* __restrict__ g, storage::index_t split,
+                const storage::index_t* __restrict__ at, S* __restrict__ buf, storage::index_t n) {
     const storage::index_t j = storage::index_t(blockIdx.x) * blockDim.x + threadIdx.x;
-    if (j < n) buf[j] = f[at[j]];
+    if (j >= n) return;
+    const storage::index_t k = at[j];
+    buf[j] = k < split ? f[k] : g[k - split];
 }
 template <class S>
 __global__ void __launch_bounds__(block_size)
-    unpack_kernel(S* __restrict__ f, const storage::index_t* __restrict__ at, const S* __restrict__ buf, storage::index_t n) {
+    unpack_kernel(S* __restrict__ f, S* __restrict__ g, storage::index_t split, const storage::index_t* __restrict__ at,
+                  const S* __restrict__ buf, storage::index_t n) {
     const storage::index_t j = storage::index_t(blockIdx.x) * blockDim.x + threadIdx.x;
-    if (j < n) f[at[j]] = buf[j];
+    if (j >= n) return;
+    const storage::index_t k = at[j];
+    if (k < split) f[k] = buf[j];
+    else g[k - split] = buf[j];
 }
 
 template <class K, class T>
@@ -707,9 +715,9 @@ private:
     bool ipc() const { return !ipc_remote_.empty(); }
     unsigned blocks_for(storage::index_t n) const { return unsigned((n + block_size - 1) / block_size); }
     /// Packs copy f, exchanges, unpacks into f's ghosts; on stream_, returning after the unpack.
-    void pack_send(const S* f) {
+    void pack_send(const S* f, const S* g) {
         const auto n = storage::index_t(send_at_.size());
-        pack_kernel<<<blocks_for(n), block_size, 0, stream_>>>(f, send_at_.get(), send_buf_.get(), n);
+        pack_kernel<<<blocks_for(n), block_size, 0, stream_>>>(f, g, setup_.halo.split, send_at_.get(), send_buf_.get(), n);
         if (ipc()) {
             for (std::size_t m = 0; m < ipc_remote_.size(); ++m) {
                 const std::size_t at = message_at_[m], count = message_at_[m + 1] - at;
@@ -741,28 +749,32 @@ private:
         }
         parallel::Comm::world().start(r, s);
     }
-    void receive_unpack(S* f) {
+    void receive_unpack(S* f, S* g) {
         parallel::Comm::world().wait();
         const auto n = storage::index_t(recv_at_.size());
+        const auto split = setup_.halo.split;
         if (ipc()) {
-            unpack_kernel<<<blocks_for(n), block_size, 0, stream_>>>(f, recv_at_.get(), recv_ipc_[parity_].get(), n);
+            unpack_kernel<<<blocks_for(n), block_size, 0, stream_>>>(f, g, split, recv_at_.get(), recv_ipc_[parity_].get(), n);
             check(cudaGetLastError(), "unpack_kernel launch");
             parity_ ^= 1;
             return;
         }
         if (host_recv_)
             check(cudaMemcpyAsync(recv_buf_.get(), host_recv_, n * sizeof(S), cudaMemcpyHostToDevice, stream_), "halo H2D");
-        unpack_kernel<<<blocks_for(n), block_size, 0, stream_>>>(f, recv_at_.get(), recv_buf_.get(), n);
+        unpack_kernel<<<blocks_for(n), block_size, 0, stream_>>>(f, g, split, recv_at_.get(), recv_buf_.get(), n);
         check(cudaGetLastError(), "unpack_kernel launch");
     }
     void exchange_initial() {
         if (!interior_) return;
         if constexpr (two_copy) {
             // a_ and b_ hold the same initial state; both get the neighbours' ghosts.
-            pack_send(a_.get());
-            receive_unpack(a_.get());
+            pack_send(a_.get(), ga_.get());
+            receive_unpack(a_.get(), ga_.get());
             check(cudaMemcpyAsync(b_.get(), a_.get(), a_.size() * sizeof(S), cudaMemcpyDeviceToDevice, stream_),
                   "copy populations");
+            if (ga_.size() > 0)
+                check(cudaMemcpyAsync(gb_.get(), ga_.get(), ga_.size() * sizeof(S), cudaMemcpyDeviceToDevice, stream_),
+                      "copy populations");
             check(cudaStreamSynchronize(stream_), "halo exchange");
         }
     }
@@ -783,8 +795,8 @@ private:
                 boundary_kernel<<<unsigned((count + update_block_size - 1) / update_block_size), update_block_size, 0,
                                   interior_>>>(k, boundary_cells_.get(), count);
             check(cudaGetLastError(), "stream-collide launch");
-            pack_send(b_.get());
-            receive_unpack(b_.get());
+            pack_send(b_.get(), gb_.get());
+            receive_unpack(b_.get(), gb_.get());
             if constexpr (sizeof(S) == 2) tick_kernel<<<1, 1, 0, stream_>>>(clock_.get());
             check(cudaStreamSynchronize(interior_), "stream-collide (interior)");
             check(cudaStreamSynchronize(stream_), "halo exchange");
