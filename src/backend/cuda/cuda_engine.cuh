@@ -444,13 +444,17 @@ public:
             return {};
         } else {
             std::vector<double> out(kernel::scalar_flow_rows, 0.0);
-            const auto count = storage::index_t(boundary_cells_.size());
-            if (count == 0) return out;
             DeviceArray<double> d(out.size());
             check(cudaMemsetAsync(d.get(), 0, out.size() * sizeof(double), stream_), "cudaMemset");
-            const unsigned b = unsigned(std::min<storage::index_t>((count + block_size - 1) / block_size, 1024));
-            scalar_flow_kernel<<<b, block_size, 0, stream_>>>(make_observer(), boundary_cells_.get(), count, d.get());
-            check(cudaGetLastError(), "scalar_flow_kernel launch");
+            // The boundary cells, and a subdomain's border cells (those on the box's faces
+            // are boundary cells too, listed apart: parallel/halo.hpp).
+            for (const auto* list : {&boundary_cells_, &border_cells_}) {
+                const auto count = storage::index_t(list->size());
+                if (count == 0) continue;
+                const unsigned b = unsigned(std::min<storage::index_t>((count + block_size - 1) / block_size, 1024));
+                scalar_flow_kernel<<<b, block_size, 0, stream_>>>(make_observer(), list->get(), count, d.get());
+                check(cudaGetLastError(), "scalar_flow_kernel launch");
+            }
             check(cudaMemcpyAsync(out.data(), d.get(), out.size() * sizeof(double), cudaMemcpyDeviceToHost, stream_),
                   "download scalar flows");
             check(cudaStreamSynchronize(stream_), "scalar_flow_kernel");
