@@ -202,9 +202,11 @@ void RunWriter::write_png(std::int64_t step, const FieldSet& fields) {
 
 namespace {
 
-// The per-cell double arrays of a FieldSet that a plane carries, with their components.
-std::vector<std::pair<std::vector<double>*, int>> plane_arrays(FieldSet& f) {
-    std::vector<std::pair<std::vector<double>*, int>> out;
+// The per-cell double arrays of a FieldSet (const or not) that a plane carries, with
+// their components, in a fixed order.
+template <class Set>
+auto plane_arrays(Set& f) {
+    std::vector<std::pair<decltype(&f.velocity), int>> out;
     for (auto [v, n] : {std::pair{&f.velocity, 3}, std::pair{&f.density, 1}, std::pair{&f.pressure, 1},
                         std::pair{&f.temperature, 1}, std::pair{&f.fluctuation, 1}})
         if (!v->empty()) out.emplace_back(v, n);
@@ -215,8 +217,7 @@ std::vector<std::pair<std::vector<double>*, int>> plane_arrays(FieldSet& f) {
 // whose block it crosses: every field `mine` holds, and the node kinds.
 FieldSet gather_slice(const FieldSet& mine, const parallel::Subdomain& sub, int axis, int index) {
     const auto& comm = parallel::Comm::world();
-    FieldSet local = mine;  // plane_arrays needs a mutable set; only the plane is copied out of it
-    const auto arrays = plane_arrays(local);
+    const auto arrays = plane_arrays(mine);
     std::size_t doubles = 0;
     for (const auto& a : arrays) doubles += std::size_t(a.second);
     const std::size_t record = doubles * sizeof(double) + 1;
@@ -244,10 +245,10 @@ FieldSet gather_slice(const FieldSet& mine, const parallel::Subdomain& sub, int 
     plane.size = sub.global_size;
     plane.size[std::size_t(axis)] = 1;
     const auto cells = std::size_t(plane.cells());
-    for (auto [from, to, k] : {std::tuple{&local.velocity, &plane.velocity, 3}, std::tuple{&local.density, &plane.density, 1},
-                               std::tuple{&local.pressure, &plane.pressure, 1},
-                               std::tuple{&local.temperature, &plane.temperature, 1},
-                               std::tuple{&local.fluctuation, &plane.fluctuation, 1}})
+    for (auto [from, to, k] : {std::tuple{&mine.velocity, &plane.velocity, 3}, std::tuple{&mine.density, &plane.density, 1},
+                               std::tuple{&mine.pressure, &plane.pressure, 1},
+                               std::tuple{&mine.temperature, &plane.temperature, 1},
+                               std::tuple{&mine.fluctuation, &plane.fluctuation, 1}})
         if (!from->empty()) to->assign(std::size_t(k) * cells, 0.0);
     const auto targets = plane_arrays(plane);  // the arrays of `arrays`, in the same order
     plane.node_kind.assign(cells, 0);

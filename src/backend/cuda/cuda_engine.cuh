@@ -288,8 +288,12 @@ public:
         if (s.halo.messages.empty()) {
             check(cudaStreamCreate(&stream_), "cudaStreamCreate");
             if (boundary_cells_.size() > 0) {
-                // The boundary cells' kernel runs beside the bulk kernel (launch_update).
-                check(cudaStreamCreateWithFlags(&side_, cudaStreamNonBlocking), "cudaStreamCreate");
+                // The boundary cells' kernel runs beside the bulk kernel (launch_update), on a
+                // high-priority stream: its few, long-running blocks are then placed first and
+                // run in the shadow of the bulk kernel's, instead of after them.
+                int least = 0, greatest = 0;
+                check(cudaDeviceGetStreamPriorityRange(&least, &greatest), "cudaDeviceGetStreamPriorityRange");
+                check(cudaStreamCreateWithPriority(&side_, cudaStreamNonBlocking, greatest), "cudaStreamCreate");
                 check(cudaEventCreateWithFlags(&fork_, cudaEventDisableTiming), "cudaEventCreate");
                 check(cudaEventCreateWithFlags(&join_, cudaEventDisableTiming), "cudaEventCreate");
             }
@@ -864,7 +868,8 @@ private:
         check(cudaStreamBeginCapture(stream_, cudaStreamCaptureModeThreadLocal), "cudaStreamBeginCapture");
         for (std::int64_t n = 0; n < graph_steps; ++n) launch_one();  // even count: phase restored
         check(cudaStreamEndCapture(stream_, &g), "cudaStreamEndCapture");
-        check(cudaGraphInstantiate(&exec, g, 0), "cudaGraphInstantiate");
+        // The kernel nodes keep the priority of the stream they were captured on (side_).
+        check(cudaGraphInstantiate(&exec, g, cudaGraphInstantiateFlagUseNodePriority), "cudaGraphInstantiate");
         check(cudaGraphDestroy(g), "cudaGraphDestroy");
         return exec;
     }
