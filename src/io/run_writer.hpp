@@ -89,6 +89,7 @@ private:
     std::int64_t last_step_ = -1;
     /// A CSV file that grows by rows and is rewritten whole, atomically.
     struct CsvLog {
+        explicit CsvLog(std::string file) : name(std::move(file)) {}
         std::string name;                     // in the output directory
         std::string text;                     // the whole file as written so far
         bool dirty = false;                   // rows not yet in the file

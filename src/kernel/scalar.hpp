@@ -72,8 +72,11 @@ struct ScalarPart {
                                       const std::uint8_t* node_class, index_t cell, const int (&pos)[3],
                                       const T (&u)[3], T (&g)[Ls::Q], const Tally& tally = {}) const {
         unsigned unknown = 0;
-        int row[Ls::Q];
-        T left[Ls::Q];
+        // For the tally only (dropped without one): the links a boundary rule fills, their
+        // rows and the populations that left through them.
+        [[maybe_unused]] unsigned completed = 0;
+        [[maybe_unused]] int row[Ls::Q] = {};
+        [[maybe_unused]] T left[Ls::Q] = {};
         BARRACUDA_UNROLL
         for (int i = 0; i < Ls::Q; ++i) {
             const LinkSource link = link_source<Ls>(layout, flow, node_class, pos, i);
@@ -87,6 +90,7 @@ struct ScalarPart {
             const T back = store.reflected(i, cell);
             row[i] = solid ? 6 + number : link.wall;
             left[i] = back;
+            completed |= 1u << i;
             switch (c.rule) {
                 case boundary::ScalarRule::Adiabatic: g[i] = back; break;
                 case boundary::ScalarRule::Fixed: {
@@ -127,10 +131,8 @@ struct ScalarPart {
         }
         if constexpr (!std::is_same_v<Tally, NoTally>) {
             BARRACUDA_UNROLL
-            for (int i = 0; i < Ls::Q; ++i) {
-                const LinkSource link = link_source<Ls>(layout, flow, node_class, pos, i);
-                if (link.kind != LinkKind::Streamed) tally(row[i], double(g[i]) - double(left[i]));
-            }
+            for (int i = 0; i < Ls::Q; ++i)
+                if ((completed >> i) & 1u) tally(row[i], double(g[i]) - double(left[i]));
         }
     }
 
