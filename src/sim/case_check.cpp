@@ -441,6 +441,9 @@ std::string box_text(const CaseSpec& spec, int axis) {
 /// [probes] and [average]: positions inside the box, a window inside the run.
 void check_monitors(const CaseSpec& spec) {
     const ProbeSpec& p = spec.probes;
+    if (p.names.size() != p.points.size())  // a case built in code; the reader fills the names
+        fail("[probes]: " + std::to_string(p.names.size()) + " names for " + std::to_string(p.points.size()) +
+             " points; give one name per point");
     const bool sublattice = spec.stores_sublattice();
     if (!p.points.empty() && sublattice)
         fail("[probes]: lattice D3Q13 stores every other node (seed 000); probes are offered on the other lattices");
