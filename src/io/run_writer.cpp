@@ -8,7 +8,6 @@
 #include <functional>
 #include <regex>
 #include <string>
-#include <tuple>
 #include <utility>
 
 #include "boundary/face.hpp"
@@ -142,32 +141,13 @@ void RunWriter::write(std::int64_t step, const std::vector<double>& rho, const s
     in_output_units(fields);
     fields.node_kind = kinds_;  // also tells the PNG which nodes are solid
 
-    char name[64];
     if (o.vti) {
         FieldSet vti = fields;
         if (!o.velocity) vti.velocity.clear();
         if (!o.node_kind) vti.node_kind.clear();
-        if (!sub_.decomposed()) {
-            std::snprintf(name, sizeof name, "fields_%08lld.vti", static_cast<long long>(step));
-            write_vti(dir_.path / name, vti, VtiOptions{o.zlib});
-        } else {
-            // Each rank its piece; rank 0 the .pvti that assembles them.
-            const auto& comm = parallel::Comm::world();
-            std::snprintf(name, sizeof name, "fields_%08lld_r%04d.vti", static_cast<long long>(step), comm.rank());
-            VtiOptions v{o.zlib, true, spec_.size};
-            write_vti(dir_.path / name, vti, v);
-            std::snprintf(name, sizeof name, "fields_%08lld.pvti", static_cast<long long>(step));
-            if (lead_) {
-                std::vector<PvtiPiece> pieces;
-                for (int r = 0; r < comm.size(); ++r) {
-                    const auto p = parallel::make_subdomain(spec_.size, spec_.periodic, sub_.dims, r);
-                    char piece[64];
-                    std::snprintf(piece, sizeof piece, "fields_%08lld_r%04d.vti", static_cast<long long>(step), r);
-                    pieces.push_back({piece, p.owned_origin, p.owned_size});
-                }
-                write_pvti(dir_.path / name, spec_.size, vti, pieces);
-            }
-        }
+        char stem[64];
+        std::snprintf(stem, sizeof stem, "fields_%08lld", static_cast<long long>(step));
+        const std::string name = write_dataset(stem, vti);
         files_.push_back(dir_.path / name);
         if (lead_) {
             series_.add(double(step), name);
@@ -175,6 +155,31 @@ void RunWriter::write(std::int64_t step, const std::vector<double>& rho, const s
         }
     }
     if (o.png) write_png(step, fields);
+}
+
+std::string RunWriter::write_dataset(const std::string& stem, const FieldSet& fields) {
+    const bool zlib = spec_.output.zlib;
+    if (!sub_.decomposed()) {
+        write_vti(dir_.path / (stem + ".vti"), fields, VtiOptions{zlib});
+        return stem + ".vti";
+    }
+    // Each rank its piece; rank 0 the .pvti that assembles them.
+    const auto& comm = parallel::Comm::world();
+    const auto piece = [&](int rank) {
+        char tail[32];
+        std::snprintf(tail, sizeof tail, "_r%04d.vti", rank);
+        return stem + tail;
+    };
+    write_vti(dir_.path / piece(comm.rank()), fields, VtiOptions{zlib, true, spec_.size});
+    if (lead_) {
+        std::vector<PvtiPiece> pieces;
+        for (int r = 0; r < comm.size(); ++r) {
+            const auto p = parallel::make_subdomain(spec_.size, spec_.periodic, sub_.dims, r);
+            pieces.push_back({piece(r), p.owned_origin, p.owned_size});
+        }
+        write_pvti(dir_.path / (stem + ".pvti"), spec_.size, fields, pieces);
+    }
+    return stem + ".pvti";
 }
 
 void RunWriter::write_png(std::int64_t step, const FieldSet& fields) {
@@ -202,24 +207,20 @@ void RunWriter::write_png(std::int64_t step, const FieldSet& fields) {
 
 namespace {
 
-// The per-cell double arrays of a FieldSet (const or not) that a plane carries, with
-// their components, in a fixed order.
-template <class Set>
-auto plane_arrays(Set& f) {
-    std::vector<std::pair<decltype(&f.velocity), int>> out;
-    for (auto [v, n] : {std::pair{&f.velocity, 3}, std::pair{&f.density, 1}, std::pair{&f.pressure, 1},
-                        std::pair{&f.temperature, 1}, std::pair{&f.fluctuation, 1}})
-        if (!v->empty()) out.emplace_back(v, n);
-    return out;
-}
+// The per-cell double arrays a plane carries (those a FieldSet holds), with their
+// components, in a fixed order.
+constexpr std::pair<std::vector<double> FieldSet::*, int> plane_fields[] = {
+    {&FieldSet::velocity, 3}, {&FieldSet::density, 1}, {&FieldSet::pressure, 1},
+    {&FieldSet::temperature, 1}, {&FieldSet::fluctuation, 1}};
 
 // The plane at global index `index` along `axis`, assembled on rank 0 from the ranks
 // whose block it crosses: every field `mine` holds, and the node kinds.
 FieldSet gather_slice(const FieldSet& mine, const parallel::Subdomain& sub, int axis, int index) {
     const auto& comm = parallel::Comm::world();
-    const auto arrays = plane_arrays(mine);
+    std::vector<std::pair<std::vector<double> FieldSet::*, int>> arrays;  // those `mine` holds
     std::size_t doubles = 0;
-    for (const auto& a : arrays) doubles += std::size_t(a.second);
+    for (const auto& a : plane_fields)
+        if (!(mine.*a.first).empty()) arrays.push_back(a), doubles += std::size_t(a.second);
     const std::size_t record = doubles * sizeof(double) + 1;
     std::vector<unsigned char> bytes;
     const auto& n = mine.size;
@@ -232,7 +233,7 @@ FieldSet gather_slice(const FieldSet& mine, const parallel::Subdomain& sub, int 
                     if (p[axis] != at) continue;
                     const std::size_t c = std::size_t(x + std::int64_t(n[0]) * (y + std::int64_t(n[1]) * z));
                     for (const auto& [v, k] : arrays) {
-                        const auto* b = reinterpret_cast<const unsigned char*>(v->data() + std::size_t(k) * c);
+                        const auto* b = reinterpret_cast<const unsigned char*>((mine.*v).data() + std::size_t(k) * c);
                         bytes.insert(bytes.end(), b, b + std::size_t(k) * sizeof(double));
                     }
                     bytes.push_back(mine.node_kind.empty() ? std::uint8_t(0) : mine.node_kind[c]);
@@ -245,12 +246,7 @@ FieldSet gather_slice(const FieldSet& mine, const parallel::Subdomain& sub, int 
     plane.size = sub.global_size;
     plane.size[std::size_t(axis)] = 1;
     const auto cells = std::size_t(plane.cells());
-    for (auto [from, to, k] : {std::tuple{&mine.velocity, &plane.velocity, 3}, std::tuple{&mine.density, &plane.density, 1},
-                               std::tuple{&mine.pressure, &plane.pressure, 1},
-                               std::tuple{&mine.temperature, &plane.temperature, 1},
-                               std::tuple{&mine.fluctuation, &plane.fluctuation, 1}})
-        if (!from->empty()) to->assign(std::size_t(k) * cells, 0.0);
-    const auto targets = plane_arrays(plane);  // the arrays of `arrays`, in the same order
+    for (const auto& [v, k] : arrays) (plane.*v).assign(std::size_t(k) * cells, 0.0);
     plane.node_kind.assign(cells, 0);
     std::size_t at = 0;
     for (int r = 0; r < comm.size(); ++r) {
@@ -266,10 +262,9 @@ FieldSet gather_slice(const FieldSet& mine, const parallel::Subdomain& sub, int 
                     g[axis] = 0;
                     const std::size_t c = std::size_t(g[0] + std::int64_t(plane.size[0]) * (g[1] + std::int64_t(plane.size[1]) * g[2]));
                     const unsigned char* src = all.data() + at + k * record;
-                    for (const auto& [v, comps_] : targets) {
-                        const auto comps = std::size_t(comps_);
-                        std::memcpy(v->data() + comps * c, src, comps * sizeof(double));
-                        src += comps * sizeof(double);
+                    for (const auto& [v, n] : arrays) {
+                        std::memcpy((plane.*v).data() + std::size_t(n) * c, src, std::size_t(n) * sizeof(double));
+                        src += std::size_t(n) * sizeof(double);
                     }
                     plane.node_kind[c] = *src;
                     ++k;
@@ -326,26 +321,7 @@ void RunWriter::write_mean(const sim::MeanFields& mean) {
     for (double& t : f.temperature) t += spec_.thermal.reference;
     in_output_units(f);
     f.node_kind = kinds_;
-    const bool zlib = spec_.output.zlib;
-    std::string name = "mean.vti";
-    if (!sub_.decomposed()) {
-        write_vti(dir_.path / name, f, VtiOptions{zlib});
-    } else {
-        const auto& comm = parallel::Comm::world();
-        char piece[64];
-        std::snprintf(piece, sizeof piece, "mean_r%04d.vti", comm.rank());
-        write_vti(dir_.path / piece, f, VtiOptions{zlib, true, spec_.size});
-        name = "mean.pvti";
-        if (lead_) {
-            std::vector<PvtiPiece> pieces;
-            for (int r = 0; r < comm.size(); ++r) {
-                const auto p = parallel::make_subdomain(spec_.size, spec_.periodic, sub_.dims, r);
-                std::snprintf(piece, sizeof piece, "mean_r%04d.vti", r);
-                pieces.push_back({piece, p.owned_origin, p.owned_size});
-            }
-            write_pvti(dir_.path / name, spec_.size, f, pieces);
-        }
-    }
+    const std::string name = write_dataset("mean", f);
     if (lead_) files_.push_back(dir_.path / name);
     if (lead_ && !mean.flows.empty()) write_heat_balance(mean);
     if (spec_.average.section_axis >= 0) write_section(mean, f);

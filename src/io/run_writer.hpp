@@ -102,6 +102,9 @@ private:
     void flush(CsvLog& log);
     /// Keeps the header and the rows up to `step` of a file an earlier sitting wrote.
     void truncate(CsvLog& log, std::int64_t step);
+    /// Writes `fields` as stem.vti, or on several ranks as this rank's stem_r<rank>.vti
+    /// and (rank 0) stem.pvti; returns the name ParaView opens.
+    std::string write_dataset(const std::string& stem, const FieldSet& fields);
     /// An SI case's fields in SI (velocities in m/s, density in kg/m^3, pressure beside it).
     void in_output_units(FieldSet& fields) const;
     /// The time column of the CSV files: seconds in an SI case, else the step.

@@ -255,11 +255,12 @@ struct Observer {
 
     /// The scalar's populations at a boundary cell, whose flow populations f (or, on an
     /// equilibrium face node, face_state) are gathered: its zero-gradient faces take the
-    /// node's velocity before the buoyancy's half force.
+    /// node's velocity before the buoyancy's half force. `tally`: ScalarPart::gather_boundary's.
+    template <class Tally = NoTally>
     BARRACUDA_HD static void gather_scalar_boundary(const Gather<L, Eq, Store>& in, const Scalar& scalar, index_t cell,
                                                     const int (&pos)[3], const T (&f)[L::Q], Gathered gathered,
                                                     const boundary::OpenFaceState<T>& face_state,
-                                                    T (&g)[Scalar::Q]) {
+                                                    T (&g)[Scalar::Q], const Tally& tally = {}) {
         if constexpr (coupled) {
             T u[3];
             if (gathered == Gathered::EquilibriumFace) {
@@ -268,7 +269,7 @@ struct Observer {
                 const auto state = physics::cell_state<L, Eq>(f, in.force);
                 u[0] = state.u[0], u[1] = state.u[1], u[2] = state.u[2];
             }
-            scalar.gather_boundary(in.layout, in.faces, in.node_class, cell, pos, u, g);
+            scalar.gather_boundary(in.layout, in.faces, in.node_class, cell, pos, u, g, tally);
         }
     }
 
@@ -322,15 +323,8 @@ struct Observer {
             int pos[3];
             in.layout.position(cell, pos);
             const Gathered gathered = in.gather_boundary(cell, pos, f, face_state);
-            T u[3];
-            if (gathered == Gathered::EquilibriumFace) {
-                u[0] = face_state.u[0], u[1] = face_state.u[1], u[2] = face_state.u[2];
-            } else {
-                const auto state = physics::cell_state<L, Eq>(f, in.force);
-                u[0] = state.u[0], u[1] = state.u[1], u[2] = state.u[2];
-            }
             T g[Scalar::Q];
-            scalar.gather_boundary(in.layout, in.faces, in.node_class, cell, pos, u, g,
+            gather_scalar_boundary(in, scalar, cell, pos, f, gathered, face_state, g,
                                    [&](int row, double amount) { flows[row] += amount; });
         }
     }

@@ -1,5 +1,7 @@
 #include "parallel/comm.hpp"
 
+#include <cstring>
+
 #include <cstdlib>
 #include <stdexcept>
 
@@ -187,6 +189,20 @@ double Comm::min(double v) const {
     if (mpi_) ok(MPI_Allreduce(MPI_IN_PLACE, &v, 1, MPI_DOUBLE, MPI_MIN, MPI_COMM_WORLD), "MPI_Allreduce");
 #endif
     return v;
+}
+
+std::vector<double> Comm::sum(const std::vector<double>& values) const {
+    if (size_ == 1 || values.empty()) return values;
+    const std::size_t bytes = values.size() * sizeof(double);
+    const auto all = all_gather(values.data(), bytes);
+    std::vector<double> out(values.size(), 0.0);
+    for (int r = 0; r < size_; ++r)
+        for (std::size_t k = 0; k < values.size(); ++k) {
+            double v;
+            std::memcpy(&v, all.data() + std::size_t(r) * bytes + k * sizeof v, sizeof v);
+            out[k] += v;
+        }
+    return out;
 }
 
 bool Comm::any(bool flag) const {

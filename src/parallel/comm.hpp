@@ -65,6 +65,9 @@ public:
                                       int root = 0) const;
     double max(double v) const;
     double min(double v) const;
+    /// Element-wise sums over all ranks, added in rank order on every rank (the same bits
+    /// for the same decomposition, whatever the MPI library's reduction order).
+    std::vector<double> sum(const std::vector<double>& values) const;
     /// Logical or of a flag over all ranks (e.g. "some rank failed").
     bool any(bool flag) const;
     void barrier() const;

@@ -35,6 +35,18 @@ struct Subdomain {
     /// Local box: owned cells plus ghost layers. An axis is periodic locally only
     /// when it is periodic and not split (otherwise the wrap goes through a neighbour).
     storage::Grid local_grid() const;
+    /// Calls f(k, c) for every owned cell, x-fastest: k its index among the owned cells,
+    /// c its index in the local box (ghost layers included).
+    template <class F>
+    void for_each_owned(F&& f) const {
+        const auto g = local_grid();
+        std::size_t k = 0;
+        for (int z = 0; z < owned_size[2]; ++z)
+            for (int y = 0; y < owned_size[1]; ++y)
+                for (int x = 0; x < owned_size[0]; ++x, ++k)
+                    f(k, std::size_t(g.index(x + ghost_lo[0], y + ghost_lo[1], z + ghost_lo[2])));
+    }
+    std::size_t owned_cells() const { return std::size_t(owned_size[0]) * owned_size[1] * owned_size[2]; }
     std::array<int, 3> local_size() const {
         return {owned_size[0] + ghost_lo[0] + ghost_hi[0], owned_size[1] + ghost_lo[1] + ghost_hi[1],
                 owned_size[2] + ghost_lo[2] + ghost_hi[2]};

@@ -158,6 +158,13 @@ void check_faces(const CaseSpec& spec) {
 
 std::string short_text(double v);
 
+// Whether a node coordinate lies in the box along `axis`: its nodes span [0, n - 1], its
+// walls lie half a spacing beyond (an SI case: at 0 and n dx, sim/units.hpp), and a
+// position within half a spacing of the end nodes is taken at them.
+bool inside_box(const CaseSpec& spec, int axis, double x) {
+    return x >= -0.5 && x <= double(spec.size[std::size_t(axis)]) - 0.5;
+}
+
 void check_obstacles(const CaseSpec& spec) {
     const int dims = lattice::dimensions_of(spec.model.lattice);
     for (std::size_t i = 0; i < spec.obstacles.size(); ++i) {
@@ -166,8 +173,6 @@ void check_obstacles(const CaseSpec& spec) {
         if (ob.name.empty()) fail(key + ".name = \"\": must not be empty");
         const std::string who = key + " (\"" + ob.name + "\")";
 
-        // The box's nodes span [0, n - 1]; its walls lie half a spacing beyond (an SI case:
-        // at 0 and n dx, sim/units.hpp), so a body may reach them.
         const bool si = spec.units.si;
         auto domain_text = [&](int n) {
             std::string s;
@@ -178,11 +183,10 @@ void check_obstacles(const CaseSpec& spec) {
             }
             return s + (si ? " m" : "");
         };
-        auto inside = [&](double v, int a) { return v >= -0.5 && v <= spec.size[std::size_t(a)] - 0.5; };
         // `skip` is the cylinder's axis, along which the centre is unused.
         auto check_point = [&](const char* k, const std::array<double, 3>& p, int skip) {
             for (int a = 0; a < 3; ++a)
-                if (a != skip && !inside(p[std::size_t(a)], a)) {
+                if (a != skip && !inside_box(spec, a, p[std::size_t(a)])) {
                     const int n = shown_dims(spec, p);
                     std::array<double, 3> given = p;  // as the file gave it
                     if (si)
@@ -216,7 +220,7 @@ void check_obstacles(const CaseSpec& spec) {
                     const int a = ob.axis;
                     const double lo = ob.min[std::size_t(a)], hi = ob.max[std::size_t(a)];
                     const bool flat_ok = a >= dims;  // the single z layer of a 2D lattice
-                    if (!inside(lo, a) || !inside(hi, a) || !(lo < hi || (flat_ok && lo == hi)))
+                    if (!inside_box(spec, a, lo) || !inside_box(spec, a, hi) || !(lo < hi || (flat_ok && lo == hi)))
                         fail(who + ".min = " + value_text(lo) + ", max = " + value_text(hi) + ": the extent along the cylinder's axis (" +
                              axis_name(a) + ") must satisfy 0 <= min < max <= " +
                              std::to_string(spec.size[std::size_t(a)] - 1));
@@ -425,12 +429,6 @@ void check_thermal(const CaseSpec& spec) {
 // file gave it, for messages.
 std::string position_text(const CaseSpec& spec, double x) {
     return spec.units.si ? short_text(spec.units.node_position(x)) + " m" : short_text(x);
-}
-
-// Whether a node coordinate lies in the box along `axis` (its nodes span [0, n - 1]; a
-// position within half a spacing of the end nodes is taken at them).
-bool inside_box(const CaseSpec& spec, int axis, double x) {
-    return x >= -0.5 && x <= double(spec.size[std::size_t(axis)]) - 0.5;
 }
 
 std::string box_text(const CaseSpec& spec, int axis) {

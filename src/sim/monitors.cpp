@@ -67,18 +67,7 @@ std::vector<std::string> scalar_flow_names(const CaseSpec& spec) {
 void TimeAverage::add(backend::Engine& engine, std::int64_t step, double theta_total) {
     engine.accumulate();
     if (scalar_) {
-        auto flows = engine.scalar_flows();
-        const auto& comm = parallel::Comm::world();
-        if (comm.size() > 1) {  // every rank's boundary links
-            const auto all = comm.all_gather(flows.data(), flows.size() * sizeof(double));
-            std::fill(flows.begin(), flows.end(), 0.0);
-            for (int r = 0; r < comm.size(); ++r)
-                for (std::size_t k = 0; k < flows.size(); ++k) {
-                    double v;
-                    std::memcpy(&v, all.data() + (std::size_t(r) * flows.size() + k) * sizeof(double), sizeof v);
-                    flows[k] += v;
-                }
-        }
+        const auto flows = parallel::Comm::world().sum(engine.scalar_flows());  // every rank's boundary links
         if (flow_sums_.empty()) flow_sums_.assign(flows.size(), 0.0);
         for (std::size_t k = 0; k < flows.size() && k < flow_sums_.size(); ++k) flow_sums_[k] += flows[k];
         if (samples_ == 0) theta_first_ = theta_total, first_ = step;
@@ -117,30 +106,24 @@ MeanFields TimeAverage::means(backend::Engine& engine, const parallel::Subdomain
     }
     std::vector<double> sums;
     engine.accumulated(sums);
-    const auto g = sub.local_grid();
-    const auto& o = sub.owned_size;
-    const std::size_t owned = std::size_t(o[0]) * o[1] * o[2], cells = std::size_t(engine.cells());
+    const std::size_t owned = sub.owned_cells(), cells = std::size_t(engine.cells());
     if (sums.size() != std::size_t(backend::mean_components) * cells || samples_ == 0)
         throw std::logic_error("TimeAverage::means: no samples");
     m.rho.resize(owned), m.u.resize(3 * owned), m.fluctuation.resize(owned);
     if (scalar) m.theta.resize(owned);
     const double inv = 1.0 / double(samples_);
-    std::size_t k = 0;
-    for (int z = 0; z < o[2]; ++z)
-        for (int y = 0; y < o[1]; ++y)
-            for (int x = 0; x < o[0]; ++x, ++k) {
-                const auto c = std::size_t(g.index(x + sub.ghost_lo[0], y + sub.ghost_lo[1], z + sub.ghost_lo[2]));
-                const auto at = [&](int component) { return sums[std::size_t(component) * cells + c] * inv; };
-                m.rho[k] = at(backend::MeanRho);
-                double uu = 0;
-                for (int a = 0; a < 3; ++a) {
-                    m.u[3 * k + std::size_t(a)] = at(backend::MeanUx + a);
-                    uu += m.u[3 * k + std::size_t(a)] * m.u[3 * k + std::size_t(a)];
-                }
-                // <u.u> - <u>.<u> >= 0 but for rounding, which can leave it slightly negative.
-                m.fluctuation[k] = std::sqrt(std::max(0.0, at(backend::MeanUU) - uu));
-                if (scalar) m.theta[k] = at(backend::MeanTheta);
-            }
+    sub.for_each_owned([&](std::size_t k, std::size_t c) {
+        const auto at = [&](int component) { return sums[std::size_t(component) * cells + c] * inv; };
+        m.rho[k] = at(backend::MeanRho);
+        double uu = 0;
+        for (int a = 0; a < 3; ++a) {
+            m.u[3 * k + std::size_t(a)] = at(backend::MeanUx + a);
+            uu += m.u[3 * k + std::size_t(a)] * m.u[3 * k + std::size_t(a)];
+        }
+        // <u.u> - <u>.<u> >= 0 but for rounding, which can leave it slightly negative.
+        m.fluctuation[k] = std::sqrt(std::max(0.0, at(backend::MeanUU) - uu));
+        if (scalar) m.theta[k] = at(backend::MeanTheta);
+    });
     return m;
 }
 

@@ -144,18 +144,9 @@ std::int64_t surface_links(const CaseSpec& spec, const parallel::Subdomain& sub,
                         if (kind[c] == boundary::Solid && owner[c] == std::int32_t(index)) ++links;
                     }
             }
-    std::int64_t total = links;
-    if (sub.decomposed()) {  // collective: every rank sets up its own subdomain at once
-        std::vector<unsigned char> mine(sizeof links);
-        std::memcpy(mine.data(), &links, sizeof links);
-        const auto all = parallel::Comm::world().all_gather(mine.data(), mine.size());
-        total = 0;
-        for (std::size_t r = 0; r + sizeof links <= all.size(); r += sizeof links) {
-            std::int64_t v;
-            std::memcpy(&v, all.data() + r, sizeof v);
-            total += v;
-        }
-    }
+    // Collective on a decomposed setup (every rank sets up its own subdomain at once);
+    // counts far below 2^53 add exactly in double.
+    const auto total = sub.decomposed() ? std::int64_t(parallel::Comm::world().sum({double(links)})[0]) : links;
     if (total == 0)
         throw CaseError("obstacle \"" + spec.obstacles[index].name +
                         "\".power: no fluid node touches the obstacle, so its power has no surface to leave through");
@@ -461,14 +452,8 @@ void Simulation::owned_temperature(std::vector<double>& temperature) {
     if (!sub_.decomposed()) {
         temperature.swap(theta);
     } else {  // the owned cells, without the ghost layers
-        const auto g = sub_.local_grid();
-        const auto& o = sub_.owned_size;
-        temperature.reserve(std::size_t(o[0]) * o[1] * o[2]);
-        for (int z = 0; z < o[2]; ++z)
-            for (int y = 0; y < o[1]; ++y)
-                for (int x = 0; x < o[0]; ++x)
-                    temperature.push_back(
-                        theta[std::size_t(g.index(x + sub_.ghost_lo[0], y + sub_.ghost_lo[1], z + sub_.ghost_lo[2]))]);
+        temperature.resize(sub_.owned_cells());
+        sub_.for_each_owned([&](std::size_t k, std::size_t c) { temperature[k] = theta[c]; });
     }
     for (double& t : temperature) t += spec_.thermal.reference;
 }
@@ -516,18 +501,12 @@ void Simulation::owned_fields(std::vector<double>& rho, std::vector<double>& u) 
         rho.swap(r), u.swap(v);
         return;
     }
-    const auto g = sub_.local_grid();
-    const auto& o = sub_.owned_size;
-    rho.resize(std::size_t(o[0]) * o[1] * o[2]);
+    rho.resize(sub_.owned_cells());
     u.resize(3 * rho.size());
-    std::size_t k = 0;
-    for (int z = 0; z < o[2]; ++z)
-        for (int y = 0; y < o[1]; ++y)
-            for (int x = 0; x < o[0]; ++x, ++k) {
-                const auto c = std::size_t(g.index(x + sub_.ghost_lo[0], y + sub_.ghost_lo[1], z + sub_.ghost_lo[2]));
-                rho[k] = r[c];
-                for (int a = 0; a < 3; ++a) u[3 * k + std::size_t(a)] = v[3 * c + std::size_t(a)];
-            }
+    sub_.for_each_owned([&](std::size_t k, std::size_t c) {
+        rho[k] = r[c];
+        for (std::size_t a = 0; a < 3; ++a) u[3 * k + a] = v[3 * c + a];
+    });
 }
 
 Observation Simulation::observe_all(bool track_change) {
