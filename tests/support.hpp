@@ -110,4 +110,62 @@ inline void initialize_at_rest(backend::Engine& e, const backend::EngineSetup& s
     e.initialize(std::vector<double>(n, rho0), std::vector<double>(3 * n, 0.0));
 }
 
+/// Seed 004's room in small (tests/test_reflecting_cells.cpp, tests/gpu): an inlet of
+/// the bounce-back method with expressions for its velocity and temperature, a pressure
+/// outlet with an absorbing layer, walls held at a temperature (one by an expression),
+/// a flux wall, a moving wall, a free-slip face, a heater and a cold sphere.
+inline constexpr const char* small_room = R"(
+[model]
+lattice = "D3Q19"
+collision = "regularized"
+precision = "fp32"
+tau = 0.52
+smagorinsky = 0.1
+[domain]
+size = [24, 14, 12]
+[thermal]
+lattice = "D3Q7"
+prandtl = 0.71
+expansion = 0.01
+gravity = [0, -0.001, 0]
+turbulent_prandtl = 0.9
+[boundary.x_min]
+type = "velocity"
+method = "bounce_back"
+velocity = ["(y > 8 && z > 3 && z < 9) ? 0.05 : 0", 0, 0]
+temperature = "(y > 8 && z > 3 && z < 9) ? 1 : 0.5 * y / 14"
+[boundary.x_max]
+type = "pressure"
+density = 1.0
+[boundary.x_max.sponge]
+width = 4
+strength = 0.05
+velocity = [0.02, 0, 0]
+[boundary.y_min]
+type = "wall"
+temperature = "0.1 * x / 24"
+[boundary.y_max]
+type = "moving_wall"
+velocity = [0.02, 0, 0]
+heat_flux = 0.001
+[boundary.z_min]
+type = "wall"
+temperature = -0.2
+[boundary.z_max]
+type = "free_slip"
+[[obstacle]]
+name = "heater"
+shape = "box"
+min = [8, 2, 3]
+max = [10, 4, 5]
+power = 0.05
+[[obstacle]]
+name = "cold"
+shape = "sphere"
+center = [15, 7, 6]
+radius = 2.5
+temperature = -1
+)";
+
+
 }  // namespace barracuda::test

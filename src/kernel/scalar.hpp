@@ -14,6 +14,7 @@
 #include "boundary/parameters.hpp"
 #include "boundary/scalar_faces.hpp"
 #include "kernel/links.hpp"
+#include "kernel/reflecting_cells.hpp"
 #include "lattice/scalar_sets.hpp"
 #include "physics/advection_diffusion.hpp"
 #include "storage/layout.hpp"
@@ -72,10 +73,10 @@ struct ScalarPart {
                                       const std::uint8_t* node_class, index_t cell, const int (&pos)[3],
                                       const T (&u)[3], T (&g)[Ls::Q], const Tally& tally = {}) const {
         unsigned unknown = 0;
-        // For the tally only (dropped without one): the links a boundary rule fills, their
-        // rows and the populations that left through them.
+        // The links a boundary rule fills and the populations that left through them: for
+        // the tally only (dropped without one). Their rows: the face crossed or the obstacle row.
         [[maybe_unused]] unsigned completed = 0;
-        [[maybe_unused]] int row[Ls::Q] = {};
+        int row[Ls::Q] = {};
         [[maybe_unused]] T left[Ls::Q] = {};
         BARRACUDA_UNROLL
         for (int i = 0; i < Ls::Q; ++i) {
@@ -92,14 +93,9 @@ struct ScalarPart {
             left[i] = back;
             completed |= 1u << i;
             switch (c.rule) {
-                case boundary::ScalarRule::Adiabatic: g[i] = back; break;
-                case boundary::ScalarRule::Fixed: {
-                    const double* v = solid ? nullptr : faces.values[link.wall];
-                    const double value = v ? v[boundary::Parameters::face_node(link.wall, pos, layout.n)] : c.value;
-                    g[i] = T(2 * Ls::w(i)) * T(value) - back;
-                    break;
-                }
-                case boundary::ScalarRule::Flux: g[i] = back + T(c.value); break;
+                case boundary::ScalarRule::Adiabatic:
+                case boundary::ScalarRule::Fixed:
+                case boundary::ScalarRule::Flux: g[i] = bounced(i, row[i], pos, layout.n, back); break;
                 case boundary::ScalarRule::ZeroGradient: {
                     // Where the flow enters through the face (c_i . u > 0: this population
                     // travels inwards with it), zero gradient would feed the node its own
@@ -133,6 +129,47 @@ struct ScalarPart {
             BARRACUDA_UNROLL
             for (int i = 0; i < Ls::Q; ++i)
                 if ((completed >> i) & 1u) tally(row[i], double(g[i]) - double(left[i]));
+        }
+    }
+
+    /// g_i through a link whose condition (row: 0-5 the face crossed, 6 + m obstacle row m)
+    /// is adiabatic, held or a flux, from back = g*_opp(i) of the node itself.
+    BARRACUDA_HD T bounced(int i, int row, const int (&pos)[3], const int (&n)[3], T back) const {
+        const bool obstacle = row >= 6;
+        const boundary::ScalarCondition& c = obstacle ? faces.obstacle[row - 6] : faces.face[row];
+        if (c.rule == boundary::ScalarRule::Fixed) {
+            const double* v = obstacle ? nullptr : faces.values[row];
+            const double value = v ? v[boundary::Parameters::face_node(row, pos, n)] : c.value;
+            return T(2 * Ls::w(i)) * T(value) - back;
+        }
+        if (c.rule == boundary::ScalarRule::Flux) return back + T(c.value);
+        return back;  // adiabatic
+    }
+
+    /// The scalar of a reflecting cell (kernel/reflecting_cells.hpp): each link streamed or
+    /// completed by its row's rule, as gather_boundary does it.
+    template <class Layout>
+    BARRACUDA_HD void gather_reflecting(index_t cell, const typename Layout::Cursor& s, const int (&pos)[3],
+                                        const int (&n)[3], std::uint32_t rows, T (&g)[Ls::Q]) const {
+        BARRACUDA_UNROLL
+        for (int i = 0; i < Ls::Q; ++i) {
+            const unsigned row = (rows >> (4 * i)) & 15u;
+            const bool streamed = row == ReflectingCell::streamed_row;
+            const T v = store.read(streamed ? store.streamed_slot(i, cell, Layout::template neighbour<Ls>(s, cell, i, -1))
+                                            : store.reflected_slot(i, cell));
+            g[i] = streamed ? v : bounced(i, int(row), pos, n, v);
+        }
+    }
+
+    /// Stores a reflecting cell's scalar: a link whose opposite bounces back has no fluid
+    /// node at x + c_i.
+    template <class Layout>
+    BARRACUDA_HD void put_reflecting(index_t cell, const typename Layout::Cursor& s, std::uint32_t rows,
+                                     const T (&g)[Ls::Q], std::uint32_t word) const {
+        BARRACUDA_UNROLL
+        for (int i = 0; i < Ls::Q; ++i) {
+            const bool fluid = ((rows >> (4 * Ls::opposite(i))) & 15u) == ReflectingCell::streamed_row;
+            store.put(i, cell, Layout::template neighbour<Ls>(s, cell, i, +1), fluid, g[i], ~word);
         }
     }
 

@@ -33,6 +33,7 @@
 #include "boundary/parameters.hpp"
 #include "boundary/open_face.hpp"
 #include "kernel/links.hpp"
+#include "kernel/reflecting_cells.hpp"
 #include "kernel/scalar.hpp"
 #include "physics/les.hpp"
 #include "physics/moments.hpp"
@@ -447,6 +448,58 @@ struct StreamCollide {
         }
         if constexpr (coupled)
             scalar.put_boundary(in.layout, in.faces, in.node_class, cell, pos, g, word);
+    }
+
+    /// A reflecting boundary cell (kernel/reflecting_cells.hpp): its links' classes from
+    /// its record instead of per-link tests, otherwise update_boundary of the same cell,
+    /// bit for bit (same sources, same arithmetic; tests/test_reflecting_cells.cpp).
+    BARRACUDA_HD void update_reflecting(const ReflectingCell& r) const {
+        const index_t cell = r.cell;
+        int pos[3];
+        in.layout.position(cell, pos);
+        const auto s = in.layout.cursor(pos);
+        T f[L::Q];
+        BARRACUDA_UNROLL
+        for (int i = 0; i < L::Q; ++i)
+            f[i] = in.store.read(((r.reflect >> i) & 1u)
+                                     ? in.store.reflected_slot(i, cell)
+                                     : in.store.streamed_slot(i, cell, Layout::template neighbour<L>(s, cell, i, -1)));
+        if (r.mover >= 0) move(f, r, pos);
+        [[maybe_unused]] T g[Scalar::Q];
+        if constexpr (coupled) {
+            scalar.template gather_reflecting<Layout>(cell, s, pos, in.layout.n, r.scalar, g);
+            collide_coupled(f, g);
+        } else {
+            collide(f);
+        }
+        if (in.faces.has_sponge) absorb(f, pos);
+        const std::uint32_t word = in.store.draw(cell);
+        BARRACUDA_UNROLL
+        for (int i = 0; i < L::Q; ++i)
+            in.store.put(i, cell, Layout::template neighbour<L>(s, cell, i, +1), !((r.reflect >> L::opposite(i)) & 1u),
+                         f[i], word);
+        if constexpr (coupled) scalar.template put_reflecting<Layout>(cell, s, r.scalar, g, word);
+    }
+
+    /// The momentum of a moving wall, a moving obstacle or a bounce-back velocity face on
+    /// a reflecting cell's bounced-back links (as gather_boundary adds it).
+    BARRACUDA_HD void move(T (&f)[L::Q], const ReflectingCell& r, const int (&pos)[3]) const {
+        if (r.mover >= ReflectingCell::obstacle_mover) {
+            const double(&u)[3] = in.faces.obstacle_velocity[r.mover - ReflectingCell::obstacle_mover - 1];
+            BARRACUDA_UNROLL
+            for (int i = 0; i < L::Q; ++i)
+                if ((r.moved >> i) & 1u) f[i] += boundary::moving_wall_term<L, T>(i, u);
+        } else if (in.faces.type[r.mover] == boundary::FaceType::MovingWall) {
+            const double(&u)[3] = in.faces.velocity[r.mover];
+            BARRACUDA_UNROLL
+            for (int i = 0; i < L::Q; ++i)
+                if ((r.moved >> i) & 1u) f[i] += boundary::moving_wall_term<L, T>(i, u);
+        } else {
+            const boundary::Prescribed<T> p = in.prescribed(r.mover, pos);
+            BARRACUDA_UNROLL
+            for (int i = 0; i < L::Q; ++i)
+                if ((r.moved >> i) & 1u) f[i] += boundary::moving_wall_term<L, T>(i, p.u);
+        }
     }
 
     /// Density, velocity and scalar the next step's collision will see (Observer).

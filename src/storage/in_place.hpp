@@ -47,10 +47,14 @@ struct InPlace {
     }
     BARRACUDA_HD bool needs_destination() const { return is_odd(); }
 
-    BARRACUDA_HD T streamed(int i, index_t cell, index_t from) const {
-        return is_odd() ? load<T>(f, L::opposite(i) * cells + from) : load<T>(f, i * cells + cell);
+    BARRACUDA_HD T streamed(int i, index_t cell, index_t from) const { return read(streamed_slot(i, cell, from)); }
+    BARRACUDA_HD T reflected(int i, index_t cell) const { return read(reflected_slot(i, cell)); }
+    /// Where streamed() and reflected() read, and the read itself (as two_copy.hpp).
+    BARRACUDA_HD index_t streamed_slot(int i, index_t cell, index_t from) const {
+        return is_odd() ? L::opposite(i) * cells + from : i * cells + cell;
     }
-    BARRACUDA_HD T reflected(int i, index_t cell) const { return load<T>(f, i * cells + cell); }
+    BARRACUDA_HD index_t reflected_slot(int i, index_t cell) const { return i * cells + cell; }
+    BARRACUDA_HD T read(index_t slot) const { return load<T>(f, slot); }
     BARRACUDA_HD std::uint32_t draw(index_t cell) const { return cell_word<S>(clock, cell); }
     BARRACUDA_HD void put(int i, index_t cell, index_t to, bool fluid, T v, std::uint32_t word = 0) const {
         const bool stochastic = clock != nullptr;

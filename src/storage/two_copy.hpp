@@ -11,7 +11,8 @@
 //   put(i, cell, to, fluid, word)  post f*_i of this step; `to` = x + c_i, `fluid`
 //                            whether that node is fluid (else the population bounces
 //                            back); `word` = draw(cell), for stochastic FP16 rounding
-// and posted(...) reads back what put() wrote, for output of populations.
+// and posted(...) reads back what put() wrote, for output of populations. The first
+// two also come apart into a slot (an index into the store) and read(slot).
 #pragma once
 #include "common/hd.hpp"
 #include "storage/access.hpp"
@@ -42,10 +43,13 @@ struct TwoCopy {
     /// put() never needs the destination of a link.
     BARRACUDA_HD bool needs_destination() const { return false; }
 
-    BARRACUDA_HD T streamed(int i, index_t, index_t from) const { return load_read_only<T>(src, i * cells + from); }
-    BARRACUDA_HD T reflected(int i, index_t cell) const {
-        return load_read_only<T>(src, L::opposite(i) * cells + cell);
-    }
+    BARRACUDA_HD T streamed(int i, index_t cell, index_t from) const { return read(streamed_slot(i, cell, from)); }
+    BARRACUDA_HD T reflected(int i, index_t cell) const { return read(reflected_slot(i, cell)); }
+    /// Where streamed() and reflected() read, and the read itself: a reflecting cell's
+    /// update picks each link's slot by its record, then reads (kernel/stream_collide.hpp).
+    BARRACUDA_HD index_t streamed_slot(int i, index_t, index_t from) const { return i * cells + from; }
+    BARRACUDA_HD index_t reflected_slot(int i, index_t cell) const { return L::opposite(i) * cells + cell; }
+    BARRACUDA_HD T read(index_t slot) const { return load_read_only<T>(src, slot); }
     /// The cell's random word for stochastic FP16 rounding (read once per cell).
     BARRACUDA_HD std::uint32_t draw(index_t cell) const { return cell_word<S>(clock, cell); }
     BARRACUDA_HD void put(int i, index_t cell, index_t, bool, T v, std::uint32_t word = 0) const {

@@ -272,8 +272,9 @@ private:
         Cursor cursor;
     };
 
-    /// The runs, and every other cell the step updates (boundary cells, and bulk cells
-    /// left out of runs). Border cells (MPI) are in neither: the step does them first.
+    /// The runs, the reflecting boundary cells (kernel/reflecting_cells.hpp), and every
+    /// other cell the step updates (the other boundary cells, and bulk cells left out of
+    /// runs). Border cells (MPI) are in none: the step does them first.
     void find_runs() {
         const auto layout = storage::layout_of<typename Gather::Layout>(setup_.grid);
         const bool sponge = setup_.faces.has_sponge;
@@ -290,6 +291,15 @@ private:
                 else
                     runs_.push_back({c, 1, s});
                 continue;
+            }
+            if (k == kernel::Boundary && !setup_.general_boundaries) {
+                int pos[3];
+                layout.position(c, pos);
+                kernel::ReflectingCell r;
+                if (kernel::reflecting_cell<L, Ls>(layout, setup_.faces, setup_.thermal.faces, class_.data(), pos, r)) {
+                    reflecting_.push_back(r);
+                    continue;
+                }
             }
             others_.push_back(c);
         }
@@ -312,10 +322,13 @@ private:
     }
     void sweep(const Kernel& k) const {
         const auto nr = std::int64_t(runs_.size()), no = std::int64_t(others_.size());
+        const auto nf = std::int64_t(reflecting_.size());
 #pragma omp parallel
         {
 #pragma omp for schedule(static) nowait
             for (std::int64_t j = 0; j < nr; ++j) sweep_run(k, runs_[std::size_t(j)]);
+#pragma omp for schedule(static) nowait
+            for (std::int64_t j = 0; j < nf; ++j) k.update_reflecting(reflecting_[std::size_t(j)]);
 #pragma omp for schedule(static)
             for (std::int64_t j = 0; j < no; ++j) k(others_[std::size_t(j)]);
         }
@@ -417,6 +430,7 @@ private:
     std::vector<storage::index_t> border_;  // Border cells (a subdomain's outer owned layer)
     std::vector<Run> runs_;                  // find_runs
     std::vector<storage::index_t> others_;
+    std::vector<kernel::ReflectingCell> reflecting_;  // boundary cells whose links stream or bounce back
     std::vector<std::vector<S>> send_, recv_;  // one buffer per halo message
     bool odd_ = false;         // in-place: parity of the next step
     std::uint32_t clock_ = 0;  // steps since initialisation (stochastic FP16 rounding)

@@ -4,6 +4,8 @@
 #include <cuda_runtime.h>
 
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "common/error.hpp"
 
@@ -39,5 +41,13 @@ private:
     V* p_ = nullptr;
     std::size_t n_ = 0;
 };
+
+/// A host vector's copy in device memory (none for an empty vector).
+template <class V>
+DeviceArray<V> upload(const std::vector<V>& host, const char* what) {
+    DeviceArray<V> d(host.size());
+    if (!host.empty()) check(cudaMemcpy(d.get(), host.data(), host.size() * sizeof(V), cudaMemcpyHostToDevice), what);
+    return d;
+}
 
 }  // namespace barracuda::backend::cuda

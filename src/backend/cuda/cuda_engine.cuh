@@ -51,6 +51,15 @@ __global__ void __launch_bounds__(update_block_size)
     if (j < count) k.update_boundary(list[j]);
 }
 
+// The boundary cells whose links stream or bounce back (kernel/reflecting_cells.hpp),
+// from their records: short code, no per-link tests.
+template <class K>
+__global__ void __launch_bounds__(update_block_size)
+    reflecting_kernel(const __grid_constant__ K k, const kernel::ReflectingCell* list, storage::index_t count) {
+    const storage::index_t j = storage::index_t(blockIdx.x) * blockDim.x + threadIdx.x;
+    if (j < count) k.update_reflecting(list[j]);
+}
+
 // Halo exchange (parallel/halo.hpp): populations at the plan's offsets into the
 // send buffer, and the receive buffer into the ghosts.
 // Offsets from `split` on are a coupled scalar's, in g (parallel::HaloPlan::split).
@@ -251,13 +260,17 @@ public:
           host_class_(kernel::node_classes<L>(s)),
           collision_(CollisionFactory<Collision>::make(s)) {
         check(cudaMemcpy(class_.get(), host_class_.data(), cells_, cudaMemcpyHostToDevice), "copy node classes");
-        std::vector<storage::index_t> list;
-        for (std::int64_t c = 0; c < cells_; ++c)
-            if (host_class_[c] == kernel::Boundary) list.push_back(c);
-        boundary_cells_ = DeviceArray<storage::index_t>(list.size());
-        if (!list.empty())
-            check(cudaMemcpy(boundary_cells_.get(), list.data(), list.size() * sizeof(list[0]), cudaMemcpyHostToDevice),
-                  "copy boundary cell list");
+        {
+            std::vector<storage::index_t> all, general;
+            std::vector<kernel::ReflectingCell> reflecting;
+            for (std::int64_t c = 0; c < cells_; ++c)
+                if (host_class_[c] == kernel::Boundary) all.push_back(c);
+            if (s.general_boundaries) general = all;
+            else kernel::split_boundary_cells<L, Ls>(s.grid, s.faces, s.thermal.faces, host_class_, reflecting, general);
+            boundary_cells_ = upload(all, "copy boundary cell list");
+            general_cells_ = upload(general, "copy boundary cell list");
+            reflecting_cells_ = upload(reflecting, "copy reflecting cells");
+        }
         upload_force_links();
         if (!s.wall_links.empty()) {
             wall_links_ = DeviceArray<kernel::WallLink>(s.wall_links.size());
@@ -288,14 +301,16 @@ public:
         if (s.halo.messages.empty()) {
             check(cudaStreamCreate(&stream_), "cudaStreamCreate");
             if (boundary_cells_.size() > 0) {
-                // The boundary cells' kernel runs beside the bulk kernel (launch_update), on a
-                // high-priority stream: its few, long-running blocks are then placed first and
-                // run in the shadow of the bulk kernel's, instead of after them.
+                // The boundary cells' kernels run beside the bulk kernel (launch_update), on
+                // high-priority streams: their blocks are then placed first and run in the
+                // shadow of the bulk kernel's, instead of after them.
                 int least = 0, greatest = 0;
                 check(cudaDeviceGetStreamPriorityRange(&least, &greatest), "cudaDeviceGetStreamPriorityRange");
-                check(cudaStreamCreateWithPriority(&side_, cudaStreamNonBlocking, greatest), "cudaStreamCreate");
                 check(cudaEventCreateWithFlags(&fork_, cudaEventDisableTiming), "cudaEventCreate");
-                check(cudaEventCreateWithFlags(&join_, cudaEventDisableTiming), "cudaEventCreate");
+                for (int j = 0; j < 2; ++j) {
+                    check(cudaStreamCreateWithPriority(&side_[j], cudaStreamNonBlocking, greatest), "cudaStreamCreate");
+                    check(cudaEventCreateWithFlags(&join_[j], cudaEventDisableTiming), "cudaEventCreate");
+                }
             }
         } else {
             // A subdomain: the border cells, packing and unpacking go first on the GPU, ahead
@@ -317,9 +332,11 @@ public:
                 if (b) cudaIpcCloseMemHandle(b);
         if (host_send_) cudaFreeHost(host_send_);
         if (host_recv_) cudaFreeHost(host_recv_);
-        if (side_) cudaStreamDestroy(side_);
+        for (int j = 0; j < 2; ++j) {
+            if (side_[j]) cudaStreamDestroy(side_[j]);
+            if (join_[j]) cudaEventDestroy(join_[j]);
+        }
         if (fork_) cudaEventDestroy(fork_);
-        if (join_) cudaEventDestroy(join_);
         cudaStreamDestroy(stream_);
     }
 
@@ -616,7 +633,9 @@ public:
     std::int64_t cells() const override { return cells_; }
     std::int64_t bytes_per_cell_update() const override { return backend::bytes_per_cell_update<L>(setup_); }
     std::int64_t memory_bytes() const override {
-        return backend::memory_bytes<L>(setup_) + std::int64_t(boundary_cells_.size() * sizeof(storage::index_t));
+        return backend::memory_bytes<L>(setup_) +
+               std::int64_t((boundary_cells_.size() + general_cells_.size()) * sizeof(storage::index_t) +
+                            reflecting_cells_.size() * sizeof(kernel::ReflectingCell));
     }
 
 private:
@@ -798,10 +817,7 @@ private:
             // The interior only reads copy a_, which the border kernel does not write.
             const auto b = unsigned((cells_ + update_block_size - 1) / update_block_size);
             bulk_kernel<<<b, update_block_size, 0, interior_>>>(k, cells_);
-            const auto count = storage::index_t(boundary_cells_.size());
-            if (count > 0)
-                boundary_kernel<<<unsigned((count + update_block_size - 1) / update_block_size), update_block_size, 0,
-                                  interior_>>>(k, boundary_cells_.get(), count);
+            launch_boundary(k, interior_, interior_);
             check(cudaGetLastError(), "stream-collide launch");
             pack_send(b_.get(), gb_.get());
             receive_unpack(b_.get(), gb_.get());
@@ -827,24 +843,34 @@ private:
     /// The bulk and the boundary kernels of one step, side by side: they update disjoint
     /// cells and each cell reads and writes only its own slots (two copies: reads from the
     /// copy nobody writes; in place: the AA pattern's exclusive slots), so their order
-    /// does not matter. The boundary kernel is latency-bound (its cells' per-link tests):
-    /// after the bulk kernel it took 43% of a step of seed 004's room on the H100, beside
-    /// it it hides in the bulk kernel's time (docs/performance.md). Fork and join by
-    /// events, which stream capture turns into graph edges.
+    /// does not matter. The general boundary kernel is latency-bound (its cells' per-link
+    /// tests, its long code): after the bulk kernel it took 43% of a step of seed 004's
+    /// room on the H100, beside it it hides in the bulk kernel's time (docs/performance.md).
+    /// Fork and join by events, which stream capture turns into graph edges.
     template <class K>
     void launch_update(const K& k) {
         const auto b = unsigned((cells_ + update_block_size - 1) / update_block_size);
-        const auto count = storage::index_t(boundary_cells_.size());
-        if (count > 0) {
-            const auto bb = unsigned((count + update_block_size - 1) / update_block_size);
+        const bool side = boundary_cells_.size() > 0;
+        if (side) {
             check(cudaEventRecord(fork_, stream_), "cudaEventRecord");
-            check(cudaStreamWaitEvent(side_, fork_, 0), "cudaStreamWaitEvent");
-            boundary_kernel<<<bb, update_block_size, 0, side_>>>(k, boundary_cells_.get(), count);
-            check(cudaEventRecord(join_, side_), "cudaEventRecord");
+            for (int j = 0; j < 2; ++j) check(cudaStreamWaitEvent(side_[j], fork_, 0), "cudaStreamWaitEvent");
+            launch_boundary(k, side_[0], side_[1]);
+            for (int j = 0; j < 2; ++j) check(cudaEventRecord(join_[j], side_[j]), "cudaEventRecord");
         }
         bulk_kernel<<<b, update_block_size, 0, stream_>>>(k, cells_);
-        if (count > 0) check(cudaStreamWaitEvent(stream_, join_, 0), "cudaStreamWaitEvent");
+        if (side)
+            for (int j = 0; j < 2; ++j) check(cudaStreamWaitEvent(stream_, join_[j], 0), "cudaStreamWaitEvent");
         if constexpr (sizeof(S) == 2) tick_kernel<<<1, 1, 0, stream_>>>(clock_.get());
+    }
+    /// The general boundary cells on one stream, the reflecting ones on another.
+    template <class K>
+    void launch_boundary(const K& k, cudaStream_t general, cudaStream_t reflecting) {
+        if (const auto n = storage::index_t(general_cells_.size()))
+            boundary_kernel<<<unsigned((n + update_block_size - 1) / update_block_size), update_block_size, 0,
+                              general>>>(k, general_cells_.get(), n);
+        if (const auto n = storage::index_t(reflecting_cells_.size()))
+            reflecting_kernel<<<unsigned((n + update_block_size - 1) / update_block_size), update_block_size, 0,
+                                reflecting>>>(k, reflecting_cells_.get(), n);
     }
     /// Interpolated bounce-back through the store of the next step: after advance().
     void launch_walls() {
@@ -926,7 +952,9 @@ private:
     DeviceArray<S> a_, b_;
     DeviceArray<S> ga_, gb_;  // a coupled scalar's populations, as a_ and b_
     DeviceArray<std::uint8_t> class_;
-    DeviceArray<storage::index_t> boundary_cells_;  // cells of class Boundary
+    DeviceArray<storage::index_t> boundary_cells_;  // cells of class Boundary (the heat balance's tally)
+    DeviceArray<storage::index_t> general_cells_;   // those the general path updates (boundary_kernel)
+    DeviceArray<kernel::ReflectingCell> reflecting_cells_;  // and the others (reflecting_kernel)
     DeviceArray<std::uint32_t> clock_;                // steps since initialisation (stochastic FP16 rounding)
     std::vector<std::uint8_t> host_class_;
     bool odd_ = false, swapped_ = false;
@@ -954,8 +982,8 @@ private:
     unsigned force_blocks_ = 1;
     Collision collision_;
     cudaStream_t stream_ = nullptr;
-    cudaStream_t side_ = nullptr;  // the boundary kernel's (launch_update)
-    cudaEvent_t fork_ = nullptr, join_ = nullptr;
+    cudaStream_t side_[2] = {nullptr, nullptr};  // the boundary kernels' (launch_update): general, reflecting
+    cudaEvent_t fork_ = nullptr, join_[2] = {nullptr, nullptr};
     cudaGraphExec_t graph_[2] = {nullptr, nullptr};  // one per phase
 };
 
