@@ -23,6 +23,7 @@ bool Body::contains(const Point& p) const {
                 if (b != a) d2 += (p[b] - center[b]) * (p[b] - center[b]);
             return (d2 > radius * radius) == (kind == Kind::Pipe) && p[a] >= min[a] && p[a] <= max[a];
         }
+        case Kind::Mesh: return mesh && mesh->contains(p);
     }
     return false;
 }

@@ -7,24 +7,26 @@
 #pragma once
 #include <array>
 #include <cstdint>
+#include <memory>
 #include <vector>
 
+#include "geometry/mesh.hpp"
 #include "storage/grid.hpp"
 
 namespace barracuda::geometry {
 
-using Point = std::array<double, 3>;
-
 /// A solid shape. Box: min <= x <= max per axis. Sphere: |x - center| <= radius.
 /// Cylinder: distance to the axis line through `center` <= radius, and
 /// min[axis] <= x[axis] <= max[axis]. Pipe: the complement of the cylinder on the
-/// same extent (the wall of a tube whose inside is fluid).
+/// same extent (the wall of a tube whose inside is fluid). Mesh: inside a closed
+/// triangle surface (geometry/mesh.hpp, from an STL file), in node coordinates.
 struct Body {
-    enum class Kind { Box, Sphere, Cylinder, Pipe };
+    enum class Kind { Box, Sphere, Cylinder, Pipe, Mesh };
     Kind kind = Kind::Box;
     Point min{}, max{}, center{};
     double radius = 0;
     int axis = 2;
+    std::shared_ptr<const Mesh> mesh;  // Kind::Mesh
 
     bool contains(const Point& p) const;
     /// contains() for p or any of its images one period away along the axes with

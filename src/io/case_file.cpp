@@ -5,13 +5,18 @@
 #include "io/case_file.hpp"
 
 #include <array>
+#include <cmath>
 #include <cstdint>
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
+#include <memory>
+#include <optional>
 #include <limits>
 #include <sstream>
 
 #include "common/error.hpp"
+#include "geometry/mesh.hpp"
 #include "io/toml_access.hpp"
 #include "sim/expression.hpp"
 #include "sim/case_check.hpp"
@@ -56,7 +61,7 @@ std::vector<std::string> known_keys() {
                               "sponge.density", "sponge.velocity", "temperature", "heat_flux"})
             keys.push_back("boundary." + std::string(face) + "." + k);
     for (const char* k : {"shape", "name", "min", "max", "center", "radius", "axis", "velocity", "bounce_back",
-                          "temperature", "heat_flux", "power"})
+                          "temperature", "heat_flux", "power", "file", "scale", "rotate", "translate"})
         keys.push_back(std::string("obstacle[].") + k);
     return keys;
 }
@@ -324,12 +329,52 @@ void read_boundaries(const Section& b, sim::CaseSpec& spec) {
     }
 }
 
+// shape = "stl": a closed triangle surface from a file (geometry/mesh.hpp), read and
+// checked here so that a missing, damaged or open file is refused before anything
+// is allocated. Its coordinates times `scale` are in the case's length unit (cells,
+// or m with [units]); rotated (degrees about x, then y, then z) and translated.
+void read_mesh(const Section& o, int dims, sim::Obstacle& ob) {
+    for (const char* k : {"center", "radius", "axis", "min", "max"})
+        if (o.has(k)) o.fail(k, "an STL obstacle takes file = \"...\", scale, rotate and translate");
+    if (dims != 3) o.fail("shape", "an STL surface needs a 3D lattice");
+    const auto name = o.string("file");
+    if (!name) o.fail_missing("file", "an STL obstacle needs file = \"path.stl\" (relative to the case file's folder)");
+    std::filesystem::path path(*name);
+    const std::filesystem::path source(o.origin().source());
+    std::error_code ec;
+    if (path.is_relative() && std::filesystem::is_regular_file(source, ec)) path = source.parent_path() / path;
+    const double scale = o.number("scale").value_or(1.0);
+    if (!(scale > 0 && scale < 1e12))
+        o.fail_value("scale", "must be > 0 (the size of the file's unit in the case's: cells, or m with [units])");
+    const auto rotate = o.numbers("rotate", 3, 3).value_or(std::vector<double>{0, 0, 0});
+    const auto offset = o.numbers("translate", 3, 3).value_or(std::vector<double>{0, 0, 0});
+    for (double r : rotate)
+        if (!(std::abs(r) <= 360)) o.fail_value("rotate", "degrees about x, y and z, each within [-360, 360]");
+    std::optional<geometry::Mesh> mesh;
+    try {
+        mesh = geometry::Mesh::read_stl(path.string());
+    } catch (const std::runtime_error& e) {
+        o.fail_value("file", "'" + path.string() + "': " + e.what());
+    }
+    std::string edge;
+    if (const std::size_t open = mesh->open_edges(&edge))
+        o.fail_value("file", "'" + path.string() + "': the surface is not closed: " + std::to_string(open) +
+                                 " edges do not belong to exactly two triangles, e.g. " + edge +
+                                 "; an inside test needs a closed surface (close its holes, e.g. in MeshLab)");
+    auto placed = std::make_shared<const geometry::Mesh>(
+        mesh->transformed(scale, {rotate[0], rotate[1], rotate[2]}, {offset[0], offset[1], offset[2]}));
+    ob.min = placed->lower();
+    ob.max = placed->upper();
+    ob.mesh = std::move(placed);
+}
+
 void read_obstacle(const Section& o, std::size_t index, const sim::CaseSpec& spec, sim::Obstacle& ob) {
     using Shape = sim::Obstacle::Shape;
     const int dims = lat::dimensions_of(spec.model.lattice);
-    const auto shape = read_choice(o, "shape", std::array<std::string_view, 4>{"box", "sphere", "cylinder", "pipe"},
-                                   std::array{Shape::Box, Shape::Sphere, Shape::Cylinder, Shape::Pipe});
-    if (!shape) o.fail_missing("shape", "choose \"box\", \"sphere\", \"cylinder\" or \"pipe\"");
+    const auto shape =
+        read_choice(o, "shape", std::array<std::string_view, 5>{"box", "sphere", "cylinder", "pipe", "stl"},
+                    std::array{Shape::Box, Shape::Sphere, Shape::Cylinder, Shape::Pipe, Shape::Mesh});
+    if (!shape) o.fail_missing("shape", "choose \"box\", \"sphere\", \"cylinder\", \"pipe\" or \"stl\"");
     ob.kind = *shape;
     if (auto v = read_vector(o, "velocity")) ob.velocity = *v;
     ob.name = o.string("name").value_or("obstacle" + std::to_string(index));
@@ -354,7 +399,10 @@ void read_obstacle(const Section& o, std::size_t index, const sim::CaseSpec& spe
         return *r;
     };
 
+    if (ob.kind != Shape::Mesh) only({"file", "scale", "rotate", "translate"}, "box, sphere, cylinder or pipe",
+                                     "no file (shape = \"stl\" does)");
     switch (ob.kind) {
+        case Shape::Mesh: read_mesh(o, dims, ob); break;
         case Shape::Box:
             only({"center", "radius", "axis"}, "box", "min = [..] and max = [..] (opposite corners)");
             ob.min = need_point("min", "a box needs min = [..] (the corner with the smallest coordinates)");

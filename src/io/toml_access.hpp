@@ -76,6 +76,7 @@ public:
 
     bool present() const { return table_ != nullptr; }
     const std::string& path() const { return path_; }
+    const Origin& origin() const { return *origin_; }
     std::string key(std::string_view k) const { return path_.empty() ? std::string(k) : path_ + "." + std::string(k); }
     const toml::node* get(std::string_view k) const { return table_ ? table_->get(k) : nullptr; }
     bool has(std::string_view k) const { return get(k) != nullptr; }

@@ -197,6 +197,21 @@ void check_obstacles(const CaseSpec& spec) {
         };
 
         switch (ob.kind) {
+            case Obstacle::Shape::Mesh: {
+                // The surface, scaled, rotated and moved, must meet the domain.
+                bool meets = true;
+                for (int a = 0; a < dims; ++a)
+                    meets = meets && ob.max[std::size_t(a)] >= -0.5 &&
+                            ob.min[std::size_t(a)] <= spec.size[std::size_t(a)] - 0.5;
+                std::array<double, 3> lo = ob.min, hi = ob.max;  // as the file's units give them
+                if (si)
+                    for (std::size_t a = 0; a < 3; ++a) lo[a] = spec.units.node_position(lo[a]), hi[a] = spec.units.node_position(hi[a]);
+                if (!meets)
+                    fail(who + ": the surface spans " + vec(lo, 3) + " to " + vec(hi, 3) + (si ? " m" : "") +
+                         " after scale, rotate and translate, outside the domain " + domain_text(3) +
+                         " (check the file's unit against scale, and translate)");
+                break;
+            }
             case Obstacle::Shape::Box:
                 check_point("min", ob.min, -1);
                 check_point("max", ob.max, -1);
@@ -244,6 +259,9 @@ void check_moving_obstacles(const CaseSpec& spec) {
         // Bounce-back with the moving-wall term models a surface that slides along
         // itself; a velocity across the surface would inject or remove mass.
         const std::string shown = key + " = " + vec(ob.velocity, shown_dims(spec, ob.velocity));
+        if (ob.kind == Obstacle::Shape::Mesh)
+            fail(shown + ": an STL surface cannot move (the geometry does not move, and its surface is not known to "
+                 "slide along itself); simulate it in its own frame, with the flow and the walls moving instead");
         if (ob.kind == Obstacle::Shape::Sphere)
             fail(shown + ": a sphere's surface cannot slide with one uniform velocity (the geometry does not move); "
                  "simulate a moving sphere in its own frame, with the flow and the walls moving instead");

@@ -1,5 +1,7 @@
 #include "sim/units.hpp"
 
+#include <memory>
+
 #include <cmath>
 #include <cstdio>
 
@@ -40,6 +42,9 @@ void to_lattice_units(CaseSpec& spec) {
             o.center[a] = u.position_to_lattice(o.center[a]);
         }
         o.radius /= dx;
+        if (o.mesh)
+            o.mesh = std::make_shared<const geometry::Mesh>(
+                o.mesh->mapped([&](int, double x) { return u.position_to_lattice(x); }));
         if (o.thermal && o.thermal->rule == boundary::ScalarRule::Flux) o.thermal->value *= u.heat_flux_to_lattice();
         if (o.power) *o.power *= u.power_to_lattice();
     }

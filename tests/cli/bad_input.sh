@@ -200,6 +200,40 @@ expect "box corner outside the domain" 3 "obstacle[0]" "block" "max" "[20, 5]" "
 sed 's/^max = \[20, 5\]$/max = [15, 15]/; s/^min = \[2, 2\]$/min = [0, 0]/' obstacle_box.toml >obstacle_all.toml
 expect "obstacles filling the box (issue 21)" 3 "the obstacles cover every node" "no fluid" -- \
     run obstacle_all.toml --backend cpu -q
+# --- STL obstacles (issue 22): a missing file, an open surface, a truncated file ---------
+stl_facet() { printf '  facet normal 0 0 0\n    outer loop\n      vertex %s\n      vertex %s\n      vertex %s\n    endloop\n  endfacet\n' "$@"; }
+{
+  echo "solid tetra"
+  stl_facet "2 2 2" "6 2 2" "2 6 2"
+  stl_facet "2 2 2" "2 6 2" "2 2 6"
+  stl_facet "2 2 2" "2 2 6" "6 2 2"
+  stl_facet "6 2 2" "2 2 6" "2 6 2"
+  echo "endsolid tetra"
+} >tetra.stl
+grep -v "^endsolid" tetra.stl >truncated.stl
+{ grep -v "^endsolid" tetra.stl; stl_facet "6 2 2" "2 2 6" "6 6 6"; echo "endsolid tetra"; } >open.stl  # a fin
+cat >obstacle_stl.toml <<EOF
+[model]
+lattice = "D3Q19"
+tau = 0.8
+[domain]
+size = [12, 12, 12]
+[[obstacle]]
+name = "tetra"
+shape = "stl"
+file = "absent.stl"
+[output]
+directory = "$WORK/out"
+EOF
+expect "STL file missing" 3 "obstacle[0].file" "absent.stl" "cannot open" -- run obstacle_stl.toml --backend cpu -q
+expect "STL file truncated" 3 "obstacle[0].file" "without 'endsolid'" "truncated" -- \
+    run obstacle_stl.toml --backend cpu -q --set 'obstacle[0].file="truncated.stl"'
+expect "STL surface not closed" 3 "obstacle[0].file" "not closed" "edges" -- \
+    run obstacle_stl.toml --backend cpu -q --set 'obstacle[0].file="open.stl"'
+expect "STL surface outside the domain" 3 "obstacle[0]" "tetra" "outside the domain" -- \
+    run obstacle_stl.toml --backend cpu -q --set 'obstacle[0].file="tetra.stl"' --set 'obstacle[0].translate=[40, 0, 0]'
+expect "STL on a 2D lattice" 3 "obstacle[0].shape" "3D lattice" -- \
+    run obstacle_stl.toml --backend cpu -q --set 'obstacle[0].file="tetra.stl"' --set 'model.lattice="D2Q9"' --set 'domain.size=[12, 12]'
 cat >obstacle_sphere.toml <<EOF
 [model]
 lattice = "D2Q9"

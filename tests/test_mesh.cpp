@@ -1,0 +1,258 @@
+// STL obstacles (geometry/mesh.hpp, obstacle shape = "stl"): the reader's refusals,
+// the inside test against analytic shapes, and flows: a box read from an STL runs
+// bit for bit as the box shape, and Poiseuille flow in a pipe made from an STL tube
+// against the analytic profile, with half-way and interpolated bounce-back.
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "backend/engine.hpp"
+#include "common/error.hpp"
+#include "geometry/mesh.hpp"
+#include "geometry/shapes.hpp"
+#include "io/case_file.hpp"
+#include "mesh_support.hpp"
+#include "sim/simulation.hpp"
+
+namespace barracuda {
+namespace {
+
+using geometry::Mesh;
+using geometry::Point;
+
+std::string temp_path(const std::string& name) {
+    const auto dir = std::filesystem::temp_directory_path() / ("barracuda_mesh_" + std::to_string(::getpid()));
+    std::filesystem::create_directories(dir);
+    return (dir / name).string();
+}
+
+std::string refusal(const std::string& bytes) {
+    try {
+        Mesh::parse_stl(bytes);
+    } catch (const std::runtime_error& e) {
+        return e.what();
+    }
+    return "";
+}
+
+TEST(Mesh, ReadsBinaryAndAsciiAndRefusesDamagedFiles) {
+    const auto box = test::box_mesh({1.5, 2.5, 3.5}, {6.5, 5.5, 9.5});
+    const std::string binary = test::binary_stl(box), ascii = test::ascii_stl(box);
+    EXPECT_EQ(Mesh::parse_stl(binary).triangles().size(), 12u);
+    EXPECT_EQ(Mesh::parse_stl(ascii).triangles().size(), 12u);
+    EXPECT_EQ(Mesh::parse_stl(binary).open_edges(), 0u);
+    EXPECT_EQ(Mesh::parse_stl(ascii).hash(), Mesh::parse_stl(binary).hash());  // the same vertices
+
+    // Each damaged file is refused with what is wrong; none crashes.
+    EXPECT_NE(refusal(binary.substr(0, binary.size() - 7)).find("truncated"), std::string::npos);
+    EXPECT_NE(refusal(ascii.substr(0, ascii.size() / 2)).find("truncated"), std::string::npos);
+    EXPECT_NE(refusal("").find("too short"), std::string::npos);
+    EXPECT_NE(refusal(std::string(200, 'x')).find("not an STL"), std::string::npos);
+    std::string bad = ascii;
+    bad.replace(bad.find("vertex ") + 7, 3, "1e9x");
+    EXPECT_NE(refusal(bad).find("line 4: '1e9x"), std::string::npos) << refusal(bad);
+    bad = ascii;
+    bad.replace(bad.find("endloop"), 7, "endlop ");
+    EXPECT_NE(refusal(bad).find("unexpected 'endlop'"), std::string::npos) << refusal(bad);
+    auto nan = box;
+    nan[3].v[1][2] = NAN;
+    EXPECT_NE(refusal(test::binary_stl(nan)).find("not finite"), std::string::npos);
+    EXPECT_NE(refusal(test::binary_stl({box[0], box[1]})).find("at least 4"), std::string::npos);
+    // A missing triangle leaves three edges in one triangle only.
+    auto open = box;
+    open.pop_back();
+    EXPECT_EQ(Mesh::parse_stl(test::binary_stl(open)).open_edges(), 3u);
+    try {
+        Mesh::read_stl(temp_path("absent.stl"));
+        ADD_FAILURE() << "a missing file was read";
+    } catch (const std::runtime_error& e) {
+        EXPECT_NE(std::string(e.what()).find("cannot open"), std::string::npos);
+    }
+}
+
+// Every node of a 24^3 box against the analytic sphere: a UV sphere of 48 x 96 facets
+// lies within r (1 - cos(pi/48)) = 0.0054 r of the true surface, so only nodes that
+// close to it may be classified differently.
+TEST(Mesh, InsideTestAgreesWithTheShapes) {
+    const Point c = {11.3, 12.1, 10.7};
+    const double r = 7.4;
+    const Mesh sphere(test::sphere_mesh(c, r, 48, 96));
+    geometry::Body exact;
+    exact.kind = geometry::Body::Kind::Sphere, exact.center = c, exact.radius = r;
+    int inside = 0, differ = 0;
+    for (int z = 0; z < 24; ++z)
+        for (int y = 0; y < 24; ++y)
+            for (int x = 0; x < 24; ++x) {
+                const Point p = {double(x), double(y), double(z)};
+                const bool m = sphere.contains(p), e = exact.contains(p);
+                inside += e;
+                if (m != e) {
+                    ++differ;
+                    const double d = std::sqrt((x - c[0]) * (x - c[0]) + (y - c[1]) * (y - c[1]) + (z - c[2]) * (z - c[2]));
+                    EXPECT_LT(std::abs(d - r), 0.0055 * r) << x << " " << y << " " << z;
+                }
+            }
+    EXPECT_GT(inside, 1500);
+    EXPECT_LT(differ, 20);
+    // A box whose faces pass through nodes (every ray from those nodes grazes an edge
+    // or lies in a face): nodes strictly inside are in, strictly outside out.
+    const Mesh box(test::box_mesh({2, 3, 4}, {9, 8, 7}));
+    for (int z = 0; z < 12; ++z)
+        for (int y = 0; y < 12; ++y)
+            for (int x = 0; x < 12; ++x) {
+                const bool in = x > 2 && x < 9 && y > 3 && y < 8 && z > 4 && z < 7;
+                const bool out = x < 2 || x > 9 || y < 3 || y > 8 || z < 4 || z > 7;
+                if (in || out) EXPECT_EQ(box.contains({double(x), double(y), double(z)}), in) << x << " " << y << " " << z;
+            }
+    // Rotated a quarter turn about z, then moved: the box [2,9]x[3,8] goes to [-8,-3]x[2,9], + (20, 0, 0).
+    const Mesh turned = box.transformed(1.0, {0, 0, 90}, {20, 0, 0});
+    EXPECT_NEAR(turned.lower()[0], 12, 1e-12);
+    EXPECT_NEAR(turned.upper()[0], 17, 1e-12);
+    EXPECT_NEAR(turned.lower()[1], 2, 1e-12);
+    EXPECT_NEAR(turned.upper()[1], 9, 1e-12);
+    EXPECT_TRUE(turned.contains({15, 5, 5.5}));
+    EXPECT_FALSE(turned.contains({15, 10, 5.5}));
+}
+
+/// A channel along x with a box obstacle, given as the box shape or as an STL file.
+std::string channel(const std::string& obstacle, const std::string& bounce_back) {
+    return R"(
+[model]
+lattice = "D3Q19"
+collision = "trt"
+precision = "fp64"
+tau = 0.6
+[domain]
+size = [32, 16, 12]
+[boundary.x_min]
+type = "velocity"
+velocity = [0.05, 0, 0]
+[boundary.x_max]
+type = "pressure"
+density = 1.0
+[[obstacle]]
+name = "block"
+bounce_back = ")" + bounce_back + "\"\n" + obstacle;
+}
+
+std::vector<double> velocity_after(const sim::CaseSpec& spec, int steps) {
+    auto e = backend::make_cpu_engine(sim::engine_setup(spec));
+    e->initialize_uniform(1.0, {0.05, 0, 0});
+    e->step(steps);
+    std::vector<double> rho, u;
+    e->fields(rho, u);
+    return u;
+}
+
+// Faces half-way between nodes: the same solid nodes and, with interpolated bounce-back,
+// q = 1/2 on every link, so the flows agree bit for bit.
+TEST(Mesh, StlBoxRunsAsTheBoxShape) {
+    const std::string file = temp_path("block.stl");
+    test::write_file(file, test::binary_stl(test::box_mesh({0, 0, 0}, {5, 6, 4})));
+    for (const char* bb : {"half-way", "interpolated"}) {
+        SCOPED_TRACE(bb);
+        const auto shape = io::parse_case_string(channel("shape = \"box\"\nmin = [9.5, 4.5, 3.5]\nmax = [14.5, 10.5, 7.5]\n", bb));
+        // The file's box from the origin, moved into place.
+        const auto stl = io::parse_case_string(channel("shape = \"stl\"\nfile = \"" + file +
+                                                           "\"\nscale = 1.0\ntranslate = [9.5, 4.5, 3.5]\n", bb));
+        const auto a = velocity_after(shape, 30), b = velocity_after(stl, 30);
+        ASSERT_EQ(a.size(), b.size());
+        EXPECT_EQ(a, b);
+    }
+}
+
+TEST(Mesh, CaseRefusesBadStlObstacles) {
+    const std::string open = temp_path("open.stl"), good = temp_path("good.stl");
+    auto box = test::box_mesh({0, 0, 0}, {4, 4, 4});
+    test::write_file(good, test::ascii_stl(box));
+    box.pop_back();
+    test::write_file(open, test::ascii_stl(box));
+    auto refused = [&](const std::string& obstacle) -> std::string {
+        try {
+            io::parse_case_string(channel(obstacle, "half-way"));
+        } catch (const CaseError& e) {
+            return e.what();
+        }
+        return "";
+    };
+    EXPECT_NE(refused("shape = \"stl\"\n").find("obstacle[0].file"), std::string::npos);
+    EXPECT_NE(refused("shape = \"stl\"\nfile = \"" + temp_path("none.stl") + "\"\n").find("cannot open"),
+              std::string::npos);
+    EXPECT_NE(refused("shape = \"stl\"\nfile = \"" + open + "\"\n").find("not closed: 3 edges"), std::string::npos);
+    EXPECT_NE(refused("shape = \"stl\"\nfile = \"" + good + "\"\nscale = 0\n").find("scale"), std::string::npos);
+    EXPECT_NE(refused("shape = \"stl\"\nfile = \"" + good + "\"\ntranslate = [100, 0, 0]\n").find("outside the domain"),
+              std::string::npos);
+    EXPECT_NE(refused("shape = \"stl\"\nfile = \"" + good + "\"\nradius = 3\n").find("obstacle[0].radius"),
+              std::string::npos);
+    EXPECT_NE(refused("shape = \"box\"\nmin = [1, 1, 1]\nmax = [3, 3, 3]\nfile = \"" + good + "\"\n").find("no file"),
+              std::string::npos);
+    EXPECT_NE(refused("shape = \"stl\"\nfile = \"" + good + "\"\nvelocity = [0.01, 0, 0]\n").find("cannot move"),
+              std::string::npos);
+    EXPECT_EQ(refused("shape = \"stl\"\nfile = \"" + good + "\"\ntranslate = [10, 5, 4]\n"), "");
+}
+
+// Poiseuille flow in a pipe of radius R along x (periodic), driven by a body force g:
+// u(r) = g (R^2 - r^2) / (4 nu), against the profile over the fluid nodes (relative L2),
+// R = 4.6 and 9.2. The wall is an STL tube of 128 facets around, whose inner surface
+// lies within R (1 - cos(pi/128)) = 0.0003 R inside the circle: the flow through it
+// must match the analytic pipe shape's to that (a radius 0.0003 R smaller changes
+// the profile by ~0.1%). Measured on this setup (TRT, nu = 0.1): interpolated
+// bounce-back 0.84% and 0.53% (the pipe shape: 0.80%, 0.46%), half-way 7.0% and 6.7%;
+// neither converges at second order in a pipe here (docs/validation.md), so the test
+// bounds the errors, not the order.
+double pipe_error(double radius, bool interpolated, bool analytic = false) {
+    const int n = int(std::ceil(2 * radius)) + 4;
+    const double c = 0.5 * (n - 1), nu = 0.1, g = 1e-6;
+    const std::string file = temp_path("tube_" + std::to_string(radius) + ".stl");
+    test::write_file(file, test::binary_stl(test::tube_mesh(-2, 6, c, c, radius, 2 * radius + 4, 128)));
+    const std::string shape =
+        analytic ? "shape = \"pipe\"\naxis = \"x\"\ncenter = [0, " + std::to_string(c) + ", " + std::to_string(c) +
+                       "]\nradius = " + std::to_string(radius) + "\n"
+                 : "shape = \"stl\"\nfile = \"" + file + "\"\n";
+    const auto spec = io::parse_case_string(
+        "[model]\nlattice = \"D3Q19\"\ncollision = \"trt\"\nprecision = \"fp64\"\nviscosity = 0.1\n[domain]\nsize = [4, " +
+        std::to_string(n) + ", " + std::to_string(n) + "]\nperiodic = [true, false, false]\n[force]\nbody = [" +
+        std::to_string(g) + ", 0, 0]\n[[obstacle]]\nname = \"tube\"\n" + shape + "bounce_back = \"" +
+        (interpolated ? "interpolated" : "half-way") + "\"\n");
+    sim::Simulation run(spec, sim::BackendChoice::Cpu);
+    run.advance(std::int64_t(3 * radius * radius / nu) + 2000);  // ~3 diffusion times R^2 / nu
+    std::vector<double> rho, u;
+    run.engine().fields(rho, u);
+    double err2 = 0, ref2 = 0;
+    for (int z = 0; z < n; ++z)
+        for (int y = 0; y < n; ++y) {
+            const double r2 = (y - c) * (y - c) + (z - c) * (z - c);
+            if (r2 >= radius * radius) continue;
+            const double exact = g * (radius * radius - r2) / (4 * nu);
+            const double got = u[3 * std::size_t(1 + 4 * (y + n * z))];
+            err2 += (got - exact) * (got - exact);
+            ref2 += exact * exact;
+        }
+    return std::sqrt(err2 / ref2);
+}
+
+TEST(Mesh, PoiseuilleInAnStlPipe) {
+    double interpolated[2], halfway[2], shape[2];
+    const double radii[2] = {4.6, 9.2};
+    for (int k = 0; k < 2; ++k) {
+        interpolated[k] = pipe_error(radii[k], true);
+        halfway[k] = pipe_error(radii[k], false);
+        shape[k] = pipe_error(radii[k], true, true);
+        std::printf("  pipe R = %.1f: STL interpolated %.4f, half-way %.4f; the pipe shape, interpolated %.4f\n", radii[k],
+                    interpolated[k], halfway[k], shape[k]);
+        EXPECT_LT(interpolated[k], 0.012);
+        EXPECT_LT(std::abs(interpolated[k] - shape[k]), 0.0015);  // the facets' 0.0003 R
+        EXPECT_LT(interpolated[k], halfway[k] / 3);
+    }
+    std::printf("  orders (R 4.6 -> 9.2): interpolated %.2f, half-way %.2f\n", std::log2(interpolated[0] / interpolated[1]),
+                std::log2(halfway[0] / halfway[1]));
+    EXPECT_LT(interpolated[1], interpolated[0]);
+}
+
+}  // namespace
+}  // namespace barracuda
