@@ -1,9 +1,12 @@
-// STL obstacles (geometry/mesh.hpp, obstacle shape = "stl"): the reader's refusals,
+// Obstacles from files. Voxel images (io/voxel_file.hpp, shape = "voxels"): raw and
+// NRRD (raw, gzip) read and labelled, refusals, a voxel box running bit for bit as
+// the box shape. STL surfaces (geometry/mesh.hpp, shape = "stl"): the reader's refusals,
 // the inside test against analytic shapes, and flows: a box read from an STL runs
 // bit for bit as the box shape, and Poiseuille flow in a pipe made from an STL tube
 // against the analytic profile, with half-way and interpolated bounce-back.
 #include <gtest/gtest.h>
 #include <unistd.h>
+#include <zlib.h>
 
 #include <cmath>
 #include <cstdio>
@@ -16,6 +19,7 @@
 #include "geometry/mesh.hpp"
 #include "geometry/shapes.hpp"
 #include "io/case_file.hpp"
+#include "io/voxel_file.hpp"
 #include "mesh_support.hpp"
 #include "sim/simulation.hpp"
 
@@ -252,6 +256,116 @@ TEST(Mesh, PoiseuilleInAnStlPipe) {
     std::printf("  orders (R 4.6 -> 9.2): interpolated %.2f, half-way %.2f\n", std::log2(interpolated[0] / interpolated[1]),
                 std::log2(halfway[0] / halfway[1]));
     EXPECT_LT(interpolated[1], interpolated[0]);
+}
+
+/// The 32 x 16 x 12 image of the channel's block: value `solid` on [10, 14] x [5, 10] x [4, 7].
+std::vector<std::uint16_t> block_image(std::uint16_t solid) {
+    std::vector<std::uint16_t> v(32 * 16 * 12, 7);
+    for (int z = 4; z <= 7; ++z)
+        for (int y = 5; y <= 10; ++y)
+            for (int x = 10; x <= 14; ++x) v[std::size_t(x + 32 * (y + 16 * z))] = solid;
+    return v;
+}
+
+std::string bytes_of(const std::vector<std::uint16_t>& v, bool big) {
+    std::string s;
+    for (std::uint16_t x : v) {
+        const char lo = char(x & 0xff), hi = char(x >> 8);
+        s += big ? std::string{hi, lo} : std::string{lo, hi};
+    }
+    return s;
+}
+
+std::string nrrd(const std::string& encoding, const std::string& data) {
+    return "NRRD0004\n# made by a test\ntype: uint16\ndimension: 3\nsizes: 32 16 12\nendian: big\nencoding: " +
+           encoding + "\nspacings: 1 1 1\n\n" + data;
+}
+
+std::string gzip_of(const std::string& plain) {
+    uLongf size = compressBound(uLong(plain.size()));
+    std::string out(size, '\0');
+    compress2(reinterpret_cast<Bytef*>(out.data()), &size, reinterpret_cast<const Bytef*>(plain.data()), uLong(plain.size()), 6);
+    out.resize(size);
+    return out;
+}
+
+std::string voxel_refusal(const std::string& bytes, const std::optional<io::RawLayout>& raw) {
+    try {
+        io::parse_voxels(bytes, raw, {{300}, std::nullopt});
+    } catch (const std::runtime_error& e) {
+        return e.what();
+    }
+    return "";
+}
+
+TEST(Voxels, ReadRawAndNrrdAndRefuseDamagedFiles) {
+    const auto image = block_image(300);
+    const std::string big = bytes_of(image, true);
+    const io::RawLayout raw{{32, 16, 12}, io::VoxelType::U16, true};
+    const io::VoxelLabels labels{{300}, std::nullopt};
+    const auto from_raw = io::parse_voxels(big, raw, labels);
+    EXPECT_EQ(from_raw.solid, io::parse_voxels(bytes_of(image, false), io::RawLayout{{32, 16, 12}, io::VoxelType::U16, false}, labels).solid);
+    EXPECT_EQ(from_raw.solid, io::parse_voxels(nrrd("raw", big), std::nullopt, labels).solid);
+    EXPECT_EQ(from_raw.solid, io::parse_voxels(nrrd("gzip", gzip_of(big)), std::nullopt, labels).solid);
+    EXPECT_EQ(from_raw.solid, io::parse_voxels(big, raw, {{}, 200.0}).solid);  // a threshold: 300 >= 200 > 7
+    int solid = 0;
+    for (auto v : from_raw.solid) solid += v;
+    EXPECT_EQ(solid, 5 * 6 * 4);
+
+    EXPECT_NE(voxel_refusal(big.substr(1), raw).find("truncated"), std::string::npos);
+    EXPECT_NE(voxel_refusal(big, std::nullopt).find("needs dimensions and type"), std::string::npos);
+    EXPECT_NE(voxel_refusal(nrrd("raw", big.substr(5)), std::nullopt).find("truncated"), std::string::npos);
+    EXPECT_NE(voxel_refusal(nrrd("raw", big), raw).find("leave those keys out"), std::string::npos);
+    EXPECT_NE(voxel_refusal(nrrd("bzip2", big), std::nullopt).find("'bzip2' is not offered"), std::string::npos);
+    std::string damaged = gzip_of(big);
+    damaged.resize(damaged.size() / 2);
+    EXPECT_NE(voxel_refusal(nrrd("gzip", damaged), std::nullopt).find("gzip data is damaged"), std::string::npos);
+    EXPECT_NE(voxel_refusal("NRRD0004\ntype: uint16\ndimension: 3\nsizes: 32 16 12\nencoding: raw\n\n" + big, std::nullopt)
+                  .find("'endian'"), std::string::npos);
+    EXPECT_NE(voxel_refusal("NRRD0004\ntype: uint16\ndimension: 2\nsizes: 32 16\nendian: big\nencoding: raw\n\n", std::nullopt)
+                  .find("needs 3"), std::string::npos);
+    EXPECT_NE(voxel_refusal("NRRD0004\ndata file: a.raw\n\n", std::nullopt).find("detached"), std::string::npos);
+    EXPECT_NE(voxel_refusal("NRRD0004\ntype: uint16\n", std::nullopt).find("empty line"), std::string::npos);
+
+    // Spacing 2: each voxel covers 2^3 nodes about its centre at origin + 2 (i, j, k).
+    geometry::Voxels coarse = from_raw;
+    coarse.spacing = 2;
+    EXPECT_TRUE(coarse.contains({20, 10, 8}));     // voxel (10, 5, 4)
+    EXPECT_TRUE(coarse.contains({28.9, 20.9, 14.9}));  // voxel (14, 10, 7), centred at (28, 20, 14)
+    EXPECT_FALSE(coarse.contains({29.1, 20, 14}));  // voxel (15, 10, 7): fluid
+    EXPECT_FALSE(coarse.contains({-1.1, 0, 0}));   // outside the image
+}
+
+// The channel's block from a voxel image (raw and NRRD gzip files) runs bit for bit
+// as the box shape: the same solid nodes.
+TEST(Voxels, VoxelBlockRunsAsTheBoxShape) {
+    const std::string raw = temp_path("block.raw"), gz = temp_path("block.nrrd");
+    const std::string big = bytes_of(block_image(300), true);
+    test::write_file(raw, big);
+    test::write_file(gz, nrrd("gzip", gzip_of(big)));
+    const auto shape = io::parse_case_string(channel("shape = \"box\"\nmin = [9.5, 4.5, 3.5]\nmax = [14.5, 10.5, 7.5]\n", "half-way"));
+    const auto a = velocity_after(shape, 30);
+    for (const std::string& obstacle :
+         {"shape = \"voxels\"\nfile = \"" + raw + "\"\ndimensions = [32, 16, 12]\ntype = \"uint16\"\nbyte_order = \"big\"\nsolid = [300]\n",
+          "shape = \"voxels\"\nfile = \"" + gz + "\"\nthreshold = 100\n"}) {
+        const auto b = velocity_after(io::parse_case_string(channel(obstacle, "half-way")), 30);
+        EXPECT_EQ(a, b);
+    }
+    auto refused = [&](const std::string& obstacle) -> std::string {
+        try {
+            io::parse_case_string(channel(obstacle, "half-way"));
+        } catch (const CaseError& e) {
+            return e.what();
+        }
+        return "";
+    };
+    EXPECT_NE(refused("shape = \"voxels\"\nfile = \"" + raw + "\"\ndimensions = [32, 16, 11]\ntype = \"uint16\"\nsolid = [300]\n")
+                  .find("truncated, or other dimensions or type"), std::string::npos);
+    EXPECT_NE(refused("shape = \"voxels\"\nfile = \"" + gz + "\"\n").find("obstacle[0].solid"), std::string::npos);
+    EXPECT_NE(refused("shape = \"voxels\"\nfile = \"" + gz + "\"\nthreshold = 1\ntranslate = [0, 40, 0]\n").find("the image spans"),
+              std::string::npos);
+    EXPECT_NE(refused("shape = \"voxels\"\nfile = \"" + gz + "\"\nthreshold = 1\nscale = 2\n").find("obstacle[0].scale"),
+              std::string::npos);
 }
 
 }  // namespace

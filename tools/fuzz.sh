@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Builds the libFuzzer targets (fuzz/: case reader, --set overrides, expressions,
-# checkpoint reader, STL reader) with clang, AddressSanitizer and UBSan into build-fuzz/, and
+# checkpoint reader, STL and voxel readers) with clang, AddressSanitizer and UBSan into build-fuzz/, and
 # runs each for SECONDS (default 10) from the committed corpus in fuzz/corpus/
 # (copied: new inputs go to build-fuzz/corpus/, the repository is not changed).
 # A crash, a hang (-timeout), a sanitizer report or a leak stops that target
@@ -15,7 +15,7 @@ cd "$(dirname "$0")/.."
 seconds=${1:-10}
 shift || true
 targets=("$@")
-((${#targets[@]})) || targets=(case overrides expression checkpoint stl)
+((${#targets[@]})) || targets=(case overrides expression checkpoint stl voxels)
 cmake -S . -B build-fuzz -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_COMPILER=clang++ -DBARRACUDA_FUZZ=ON \
     -DBARRACUDA_CUDA=OFF -DBARRACUDA_MPI=OFF -DBARRACUDA_TESTS=OFF >/dev/null
 cmake --build build-fuzz --target fuzzers -j"$(nproc)" >build-fuzz/build.log 2>&1 || { tail -30 build-fuzz/build.log; exit 1; }

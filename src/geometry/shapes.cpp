@@ -24,6 +24,7 @@ bool Body::contains(const Point& p) const {
             return (d2 > radius * radius) == (kind == Kind::Pipe) && p[a] >= min[a] && p[a] <= max[a];
         }
         case Kind::Mesh: return mesh && mesh->contains(p);
+        case Kind::Voxels: return voxels && voxels->contains(p);
     }
     return false;
 }

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "geometry/mesh.hpp"
+#include "geometry/voxels.hpp"
 #include "storage/grid.hpp"
 
 namespace barracuda::geometry {
@@ -20,13 +21,15 @@ namespace barracuda::geometry {
 /// min[axis] <= x[axis] <= max[axis]. Pipe: the complement of the cylinder on the
 /// same extent (the wall of a tube whose inside is fluid). Mesh: inside a closed
 /// triangle surface (geometry/mesh.hpp, from an STL file), in node coordinates.
+/// Voxels: a solid voxel of an image (geometry/voxels.hpp).
 struct Body {
-    enum class Kind { Box, Sphere, Cylinder, Pipe, Mesh };
+    enum class Kind { Box, Sphere, Cylinder, Pipe, Mesh, Voxels };
     Kind kind = Kind::Box;
     Point min{}, max{}, center{};
     double radius = 0;
     int axis = 2;
     std::shared_ptr<const Mesh> mesh;  // Kind::Mesh
+    std::shared_ptr<const Voxels> voxels;  // Kind::Voxels
 
     bool contains(const Point& p) const;
     /// contains() for p or any of its images one period away along the axes with

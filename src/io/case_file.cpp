@@ -18,6 +18,7 @@
 #include "common/error.hpp"
 #include "geometry/mesh.hpp"
 #include "io/toml_access.hpp"
+#include "io/voxel_file.hpp"
 #include "sim/expression.hpp"
 #include "sim/case_check.hpp"
 
@@ -61,7 +62,8 @@ std::vector<std::string> known_keys() {
                               "sponge.density", "sponge.velocity", "temperature", "heat_flux"})
             keys.push_back("boundary." + std::string(face) + "." + k);
     for (const char* k : {"shape", "name", "min", "max", "center", "radius", "axis", "velocity", "bounce_back",
-                          "temperature", "heat_flux", "power", "file", "scale", "rotate", "translate"})
+                          "temperature", "heat_flux", "power", "file", "scale", "rotate", "translate", "dimensions", "type",
+                          "byte_order", "solid", "threshold", "spacing"})
         keys.push_back(std::string("obstacle[].") + k);
     return keys;
 }
@@ -329,6 +331,69 @@ void read_boundaries(const Section& b, sim::CaseSpec& spec) {
     }
 }
 
+// An obstacle's file = "...": a relative path is taken from the case file's folder.
+std::filesystem::path obstacle_file(const Section& o, const char* what) {
+    const auto name = o.string("file");
+    if (!name) o.fail_missing("file", std::string(what) + " (relative to the case file's folder)");
+    std::filesystem::path path(*name);
+    const std::filesystem::path source(o.origin().source());
+    std::error_code ec;
+    if (path.is_relative() && std::filesystem::is_regular_file(source, ec)) path = source.parent_path() / path;
+    return path;
+}
+
+// shape = "voxels": a voxel image (io/voxel_file.hpp), raw (dimensions, type and
+// byte_order here) or NRRD (its header), solid where its value is listed in `solid`
+// or at least `threshold`; voxel (0, 0, 0) centred at `translate`, voxels `spacing`
+// apart (cells, or m with [units]). Read and labelled before anything is allocated.
+void read_voxel_image(const Section& o, int dims, sim::Obstacle& ob) {
+    for (const char* k : {"center", "radius", "axis", "min", "max", "scale", "rotate"})
+        if (o.has(k))
+            o.fail(k, "a voxel obstacle takes file, dimensions, type and byte_order (raw files), solid or threshold, "
+                      "spacing and translate");
+    if (dims != 3) o.fail("shape", "a voxel image needs a 3D lattice");
+    const std::filesystem::path path = obstacle_file(o, "a voxel obstacle needs file = \"image.raw\" or \"image.nrrd\"");
+    std::optional<io::RawLayout> raw;
+    if (o.has("dimensions") || o.has("type") || o.has("byte_order")) {
+        const auto n = o.integers("dimensions", 3, 3);
+        if (!n) o.fail_missing("dimensions", "a raw voxel file needs dimensions = [nx, ny, nz]");
+        raw = io::RawLayout{};
+        for (std::size_t a = 0; a < 3; ++a) {
+            if ((*n)[a] < 1 || (*n)[a] > 65536) o.fail_value("dimensions", "each from 1 to 65536 voxels");
+            raw->n[a] = int((*n)[a]);
+        }
+        const auto type = read_choice(
+            o, "type", std::array<std::string_view, 7>{"uint8", "uint16", "int16", "uint32", "int32", "float32", "float64"},
+            std::array{io::VoxelType::U8, io::VoxelType::U16, io::VoxelType::I16, io::VoxelType::U32, io::VoxelType::I32,
+                       io::VoxelType::F32, io::VoxelType::F64});
+        if (!type) o.fail_missing("type", "a raw voxel file needs type = \"uint8\", \"uint16\", \"int16\", \"uint32\", "
+                                          "\"int32\", \"float32\" or \"float64\"");
+        raw->type = *type;
+        raw->big_endian = read_choice(o, "byte_order", std::array<std::string_view, 2>{"little", "big"},
+                                      std::array{false, true})
+                              .value_or(false);
+    }
+    io::VoxelLabels labels;
+    if (o.has("solid") && o.has("threshold")) o.fail("threshold", "give solid = [values] or threshold, not both");
+    if (auto v = o.numbers("solid", 1, 256)) labels.solid = *v;
+    else if (auto t = o.number("threshold")) labels.threshold = *t;
+    else o.fail_missing("solid", "say which voxels are solid: solid = [values] (labels) or threshold = t (values >= t)");
+    const double spacing = o.number("spacing").value_or(1.0);
+    if (!(spacing > 0 && spacing < 1e12)) o.fail_value("spacing", "must be > 0 (the distance between voxel centres)");
+    const auto offset = o.numbers("translate", 3, 3).value_or(std::vector<double>{0, 0, 0});
+    geometry::Voxels image;
+    try {
+        image = io::read_voxels(path.string(), raw, labels);
+    } catch (const std::runtime_error& e) {
+        o.fail_value("file", "'" + path.string() + "': " + e.what());
+    }
+    image.spacing = spacing;
+    image.origin = {offset[0], offset[1], offset[2]};
+    ob.min = image.lower();
+    ob.max = image.upper();
+    ob.voxels = std::make_shared<const geometry::Voxels>(std::move(image));
+}
+
 // shape = "stl": a closed triangle surface from a file (geometry/mesh.hpp), read and
 // checked here so that a missing, damaged or open file is refused before anything
 // is allocated. Its coordinates times `scale` are in the case's length unit (cells,
@@ -336,13 +401,10 @@ void read_boundaries(const Section& b, sim::CaseSpec& spec) {
 void read_mesh(const Section& o, int dims, sim::Obstacle& ob) {
     for (const char* k : {"center", "radius", "axis", "min", "max"})
         if (o.has(k)) o.fail(k, "an STL obstacle takes file = \"...\", scale, rotate and translate");
+    for (const char* k : {"dimensions", "type", "byte_order", "solid", "threshold", "spacing"})
+        if (o.has(k)) o.fail(k, "an STL obstacle takes file = \"...\", scale, rotate and translate");
     if (dims != 3) o.fail("shape", "an STL surface needs a 3D lattice");
-    const auto name = o.string("file");
-    if (!name) o.fail_missing("file", "an STL obstacle needs file = \"path.stl\" (relative to the case file's folder)");
-    std::filesystem::path path(*name);
-    const std::filesystem::path source(o.origin().source());
-    std::error_code ec;
-    if (path.is_relative() && std::filesystem::is_regular_file(source, ec)) path = source.parent_path() / path;
+    const std::filesystem::path path = obstacle_file(o, "an STL obstacle needs file = \"path.stl\"");
     const double scale = o.number("scale").value_or(1.0);
     if (!(scale > 0 && scale < 1e12))
         o.fail_value("scale", "must be > 0 (the size of the file's unit in the case's: cells, or m with [units])");
@@ -372,9 +434,10 @@ void read_obstacle(const Section& o, std::size_t index, const sim::CaseSpec& spe
     using Shape = sim::Obstacle::Shape;
     const int dims = lat::dimensions_of(spec.model.lattice);
     const auto shape =
-        read_choice(o, "shape", std::array<std::string_view, 5>{"box", "sphere", "cylinder", "pipe", "stl"},
-                    std::array{Shape::Box, Shape::Sphere, Shape::Cylinder, Shape::Pipe, Shape::Mesh});
-    if (!shape) o.fail_missing("shape", "choose \"box\", \"sphere\", \"cylinder\", \"pipe\" or \"stl\"");
+        read_choice(o, "shape", std::array<std::string_view, 6>{"box", "sphere", "cylinder", "pipe", "stl", "voxels"},
+                    std::array{Shape::Box, Shape::Sphere, Shape::Cylinder, Shape::Pipe, Shape::Mesh, Shape::Voxels});
+    if (!shape)
+        o.fail_missing("shape", "choose \"box\", \"sphere\", \"cylinder\", \"pipe\", \"stl\" or \"voxels\"");
     ob.kind = *shape;
     if (auto v = read_vector(o, "velocity")) ob.velocity = *v;
     ob.name = o.string("name").value_or("obstacle" + std::to_string(index));
@@ -399,10 +462,12 @@ void read_obstacle(const Section& o, std::size_t index, const sim::CaseSpec& spe
         return *r;
     };
 
-    if (ob.kind != Shape::Mesh) only({"file", "scale", "rotate", "translate"}, "box, sphere, cylinder or pipe",
-                                     "no file (shape = \"stl\" does)");
+    if (ob.kind != Shape::Mesh && ob.kind != Shape::Voxels)
+        only({"file", "scale", "rotate", "translate", "dimensions", "type", "byte_order", "solid", "threshold", "spacing"},
+             "box, sphere, cylinder or pipe", "no file (shape = \"stl\" or \"voxels\" does)");
     switch (ob.kind) {
         case Shape::Mesh: read_mesh(o, dims, ob); break;
+        case Shape::Voxels: read_voxel_image(o, dims, ob); break;
         case Shape::Box:
             only({"center", "radius", "axis"}, "box", "min = [..] and max = [..] (opposite corners)");
             ob.min = need_point("min", "a box needs min = [..] (the corner with the smallest coordinates)");

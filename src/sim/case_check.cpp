@@ -197,6 +197,7 @@ void check_obstacles(const CaseSpec& spec) {
         };
 
         switch (ob.kind) {
+            case Obstacle::Shape::Voxels:
             case Obstacle::Shape::Mesh: {
                 // The surface, scaled, rotated and moved, must meet the domain.
                 bool meets = true;
@@ -207,8 +208,10 @@ void check_obstacles(const CaseSpec& spec) {
                 if (si)
                     for (std::size_t a = 0; a < 3; ++a) lo[a] = spec.units.node_position(lo[a]), hi[a] = spec.units.node_position(hi[a]);
                 if (!meets)
-                    fail(who + ": the surface spans " + vec(lo, 3) + " to " + vec(hi, 3) + (si ? " m" : "") +
-                         " after scale, rotate and translate, outside the domain " + domain_text(3) +
+                    fail(who + (ob.kind == Obstacle::Shape::Mesh ? ": the surface spans " : ": the image spans ") +
+                         vec(lo, 3) + " to " + vec(hi, 3) + (si ? " m" : "") +
+                         (ob.kind == Obstacle::Shape::Mesh ? " after scale, rotate and translate" : " after spacing and translate") +
+                         ", outside the domain " + domain_text(3) +
                          " (check the file's unit against scale, and translate)");
                 break;
             }
@@ -259,6 +262,8 @@ void check_moving_obstacles(const CaseSpec& spec) {
         // Bounce-back with the moving-wall term models a surface that slides along
         // itself; a velocity across the surface would inject or remove mass.
         const std::string shown = key + " = " + vec(ob.velocity, shown_dims(spec, ob.velocity));
+        if (ob.kind == Obstacle::Shape::Voxels)
+            fail(shown + ": a voxel image cannot move (the geometry does not move); simulate it in its own frame");
         if (ob.kind == Obstacle::Shape::Mesh)
             fail(shown + ": an STL surface cannot move (the geometry does not move, and its surface is not known to "
                  "slide along itself); simulate it in its own frame, with the flow and the walls moving instead");

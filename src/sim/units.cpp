@@ -42,6 +42,12 @@ void to_lattice_units(CaseSpec& spec) {
             o.center[a] = u.position_to_lattice(o.center[a]);
         }
         o.radius /= dx;
+        if (o.voxels) {
+            geometry::Voxels v = *o.voxels;
+            for (std::size_t a = 0; a < 3; ++a) v.origin[a] = u.position_to_lattice(v.origin[a]);
+            v.spacing /= dx;
+            o.voxels = std::make_shared<const geometry::Voxels>(std::move(v));
+        }
         if (o.mesh)
             o.mesh = std::make_shared<const geometry::Mesh>(
                 o.mesh->mapped([&](int, double x) { return u.position_to_lattice(x); }));

@@ -234,6 +234,43 @@ expect "STL surface outside the domain" 3 "obstacle[0]" "tetra" "outside the dom
     run obstacle_stl.toml --backend cpu -q --set 'obstacle[0].file="tetra.stl"' --set 'obstacle[0].translate=[40, 0, 0]'
 expect "STL on a 2D lattice" 3 "obstacle[0].shape" "3D lattice" -- \
     run obstacle_stl.toml --backend cpu -q --set 'obstacle[0].file="tetra.stl"' --set 'model.lattice="D2Q9"' --set 'domain.size=[12, 12]'
+# --- voxel images (issue 22): a raw file of another size, an NRRD header that names a detached file
+head -c 1000 /dev/zero >short.raw
+printf 'NRRD0004\ntype: uint8\ndimension: 3\nsizes: 4 4 4\nencoding: raw\ndata file: elsewhere.raw\n\n' >detached.nrrd
+cat >obstacle_voxels.toml <<EOF
+[model]
+lattice = "D3Q19"
+tau = 0.8
+[domain]
+size = [12, 12, 12]
+[[obstacle]]
+name = "rock"
+shape = "voxels"
+file = "short.raw"
+dimensions = [10, 10, 12]
+type = "uint8"
+solid = [1]
+[output]
+directory = "$WORK/out"
+EOF
+expect "voxel raw file of another size" 3 "obstacle[0].file" "short.raw" "1000 bytes" "need 1200" -- \
+    run obstacle_voxels.toml --backend cpu -q
+cat >obstacle_nrrd.toml <<EOF
+[model]
+lattice = "D3Q19"
+tau = 0.8
+[domain]
+size = [12, 12, 12]
+[[obstacle]]
+name = "rock"
+shape = "voxels"
+file = "detached.nrrd"
+threshold = 1
+[output]
+directory = "$WORK/out"
+EOF
+expect "voxel NRRD with a detached data file" 3 "obstacle[0].file" "detached data file" -- \
+    run obstacle_nrrd.toml --backend cpu -q
 cat >obstacle_sphere.toml <<EOF
 [model]
 lattice = "D2Q9"
