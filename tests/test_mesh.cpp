@@ -11,6 +11,7 @@
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
+#include <fstream>
 #include <string>
 #include <vector>
 
@@ -19,8 +20,11 @@
 #include "geometry/mesh.hpp"
 #include "geometry/shapes.hpp"
 #include "io/case_file.hpp"
+#include "io/output_dir.hpp"
+#include "io/run_writer.hpp"
 #include "io/voxel_file.hpp"
 #include "mesh_support.hpp"
+#include "sim/monitors.hpp"
 #include "sim/simulation.hpp"
 
 namespace barracuda {
@@ -366,6 +370,54 @@ TEST(Voxels, VoxelBlockRunsAsTheBoxShape) {
               std::string::npos);
     EXPECT_NE(refused("shape = \"voxels\"\nfile = \"" + gz + "\"\nthreshold = 1\nscale = 2\n").find("obstacle[0].scale"),
               std::string::npos);
+}
+
+// Darcy's permeability (permeability.csv, io/run_writer.cpp): a channel between two
+// solid slabs, periodic along the force, is a porous medium of porosity phi = H / 16.
+// TRT with Lambda = 3/16 puts half-way walls exactly half-way, so the nodes carry the
+// parabola u = g y (H - y) / (2 nu) exactly; its mean over the H nodes (the midpoint
+// rule: the integral's H^2/6 plus 1/12) gives the superficial velocity
+// phi g (H^2 + 1/2) / (12 nu), so k = nu U / g = phi (H^2 + 1/2) / 12 to round-off
+// once steady (8000 steps, ~40 diffusion times H^2 / nu); in SI k is in m^2.
+TEST(Permeability, ChannelBetweenSlabsGivesTheNodesExactK) {
+    for (bool si : {false, true}) {
+        SCOPED_TRACE(si ? "SI" : "lattice units");
+        const auto dir = std::filesystem::temp_directory_path() /
+                         ("barracuda-permeability-" + std::to_string(::getpid()) + (si ? "-si" : ""));
+        std::filesystem::remove_all(dir);
+        // 16 rows: slabs on rows 0-2 and 13-15, H = 10 fluid rows between walls at 2.5 and 12.5.
+        const std::string units = si ? "[units]\ncell = 0.001\nvelocity = 0.01\nlattice_velocity = 0.1\n" : "";
+        const std::string text = units + std::string("[model]\nlattice = \"D3Q19\"\ncollision = \"trt\"\nprecision = \"fp64\"\n") +
+                                 (si ? "viscosity = 1e-5\n" : "viscosity = 0.1\n") +
+                                 "[domain]\nsize = [4, 16, 4]\nperiodic = [true, false, true]\n[force]\nbody = [" +
+                                 (si ? "0.002" : "1e-6") + ", 0, 0]\n[[obstacle]]\nname = \"low\"\nshape = \"box\"\nmin = [" +
+                                 (si ? "0.0005, 0.0005, 0.0005]\nmax = [0.0035, 0.0025, 0.0035]" : "0, 0, 0]\nmax = [3, 2, 3]") +
+                                 "\n[[obstacle]]\nname = \"high\"\nshape = \"box\"\nmin = [" +
+                                 (si ? "0.0005, 0.0135, 0.0005]\nmax = [0.0035, 0.0155, 0.0035]" : "0, 13, 0]\nmax = [3, 15, 3]") +
+                                 "\n[run]\nsteps = 8000\ncheck_interval = 1000\n[output]\ninterval = 4000\nformats = []\n";
+        const auto spec = io::parse_case_string(text);
+        ASSERT_EQ(sim::darcy_axis(spec), 0);
+        sim::Simulation run(spec, sim::BackendChoice::Cpu);
+        io::RunWriter writer(spec, io::claim_output_directory(dir));
+        run.run(&writer, {});
+        const auto& k = writer.last_permeability();
+        EXPECT_EQ(k.step, 8000);
+        const double phi = 10.0 / 16, exact = phi * (100 + 0.5) / 12;  // cells^2
+        EXPECT_NEAR(k.porosity, phi, 1e-15);
+        EXPECT_NEAR(k.k, exact, 1e-6 * exact);
+        writer.flush();
+        std::ifstream csv(dir / "permeability.csv");
+        std::string header, row, last;
+        std::getline(csv, header);
+        EXPECT_EQ(header, si ? "step,time,porosity,superficial_velocity_m_per_s,permeability_m2"
+                             : "step,time,porosity,superficial_velocity,permeability");
+        int rows = 0;
+        while (std::getline(csv, row)) last = row, ++rows;
+        EXPECT_EQ(rows, 3);  // steps 0, 4000 and 8000
+        const double written = std::stod(last.substr(last.rfind(',') + 1));
+        EXPECT_NEAR(written, exact * (si ? 1e-6 : 1.0), 1e-6 * exact * (si ? 1e-6 : 1.0));
+        std::filesystem::remove_all(dir);
+    }
 }
 
 }  // namespace

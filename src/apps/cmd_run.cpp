@@ -229,6 +229,12 @@ int run_command(const RunOptions& options) {
             }
             std::cout << "\n";
         }
+        if (const auto& k = writer.last_permeability(); k.step >= 0) {
+            std::cout << "permeability (Darcy, along " << "xyz"[k.axis] << ", permeability.csv): k = " << k.k << " cells^2";
+            if (spec.units.si) std::cout << " = " << k.k * spec.units.cell * spec.units.cell << " m^2";
+            std::cout << " at step " << k.step << "; superficial velocity " << k.velocity << ", porosity " << k.porosity
+                      << "\n";
+        }
         if (!writer.probes_csv().empty())
             std::cout << "probes: " << writer.probes_csv().filename().string() << ", " << spec.probes.points.size()
                       << " point(s) every " << sim::probe_interval(spec) << " steps\n";

@@ -15,6 +15,8 @@
 #include "io/atomic_file.hpp"
 #include "io/png_plot.hpp"
 #include "io/png_slice.hpp"
+#include "sim/monitors.hpp"
+#include "lattice/lattice.hpp"
 
 namespace barracuda::io {
 
@@ -104,6 +106,7 @@ void RunWriter::truncate_to(std::int64_t step) {
     }
     truncate(forces_, step);
     truncate(probes_, step);
+    truncate(permeability_log_, step);
 }
 
 void RunWriter::truncate(CsvLog& log, std::int64_t step) {
@@ -131,6 +134,7 @@ void RunWriter::write(std::int64_t step, const std::vector<double>& rho, const s
                       const std::vector<double>& temperature) {
     if (step == last_step_) return;  // the final state can coincide with an output interval
     last_step_ = step;
+    write_permeability(step, u);
     const auto& o = spec_.output;
     FieldSet fields;
     fields.size = sub_.owned_size;
@@ -472,6 +476,33 @@ void RunWriter::write_forces(std::int64_t step, const std::vector<std::array<dou
     append(forces_, header, row + "\n");
 }
 
+void RunWriter::write_permeability(std::int64_t step, const std::vector<double>& u) {
+    const int axis = sim::darcy_axis(spec_);
+    if (axis < 0) return;
+    // Sums over this rank's owned nodes, then over the ranks (in rank order).
+    double flow = 0, fluid = 0;
+    for (std::size_t c = 0; c < kinds_.size(); ++c) {
+        if (kinds_[c] == boundary::Solid) continue;
+        fluid += 1;
+        flow += u[3 * c + std::size_t(axis)];
+    }
+    const auto sums = parallel::Comm::world().sum(std::vector<double>{flow, fluid});
+    flow = sums[0], fluid = sums[1];
+    const double nodes = double(spec_.size[0]) * spec_.size[1] * spec_.size[2];
+    const double cs2 = lattice::visit(spec_.model.lattice, [](auto l) { return decltype(l)::cs2; });
+    const double nu = cs2 * (spec_.model.tau - 0.5), g = spec_.body_force[std::size_t(axis)];
+    permeability_ = {step, axis, fluid / nodes, flow / nodes, nu * (flow / nodes) / g};
+    if (!lead_) return;
+    const bool si = spec_.units.si;
+    const double dx = si ? spec_.units.cell : 1.0;
+    std::string header = "step,time,porosity,";
+    header += si ? "superficial_velocity_m_per_s,permeability_m2\n" : "superficial_velocity,permeability\n";
+    const double velocity = permeability_.velocity * (si ? spec_.units.velocity_scale() : 1.0);
+    append(permeability_log_, header,
+           std::to_string(step) + ',' + csv_number(time_of(step)) + ',' + csv_number(permeability_.porosity) + ',' +
+               csv_number(velocity) + ',' + csv_number(permeability_.k * dx * dx) + "\n");
+}
+
 void RunWriter::write_probes(std::int64_t step, const std::vector<double>& values) {
     if (!lead_) return;  // every rank holds every probe's values
     const bool si = spec_.units.si, thermal = spec_.thermal.enabled;
@@ -496,6 +527,7 @@ void RunWriter::write_probes(std::int64_t step, const std::vector<double>& value
 void RunWriter::flush() {
     flush(forces_);
     flush(probes_);
+    flush(permeability_log_);
 }
 
 void RunWriter::flush(CsvLog& log) {

@@ -111,12 +111,23 @@ private:
     double time_of(std::int64_t step) const;
     void write_section(const sim::MeanFields& mean, const FieldSet& fields);
     void write_heat_balance(const sim::MeanFields& mean);
+    /// Darcy's permeability of the fields written at `step` (sim::darcy_axis).
+    void write_permeability(std::int64_t step, const std::vector<double>& u);
 public:
     /// The last window's heat balance (empty rows: none written yet).
     const HeatBalance& last_heat_balance() const { return balance_; }
+    /// Darcy's permeability at the last field output (step -1: none; sim::darcy_axis).
+    struct Permeability {
+        std::int64_t step = -1;
+        int axis = -1;
+        double porosity = 0, velocity = 0, k = 0;  // lattice units: cells/step, cells^2
+    };
+    const Permeability& last_permeability() const { return permeability_; }
+    const std::filesystem::path& permeability_csv() const { return permeability_log_.written; }
 private:
     HeatBalance balance_;
-    CsvLog forces_{"forces.csv"}, probes_{"probes.csv"};
+    Permeability permeability_;
+    CsvLog forces_{"forces.csv"}, probes_{"probes.csv"}, permeability_log_{"permeability.csv"};
 };
 
 }  // namespace barracuda::io

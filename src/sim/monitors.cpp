@@ -156,4 +156,13 @@ void TimeAverage::restore(backend::Engine& engine, const std::vector<double>& st
     engine.set_accumulated(sums);
 }
 
+int darcy_axis(const CaseSpec& spec) {
+    if (spec.obstacles.empty()) return -1;
+    int axis = 0;
+    for (int a = 1; a < 3; ++a)
+        if (std::abs(spec.body_force[std::size_t(a)]) > std::abs(spec.body_force[std::size_t(axis)])) axis = a;
+    if (spec.body_force[std::size_t(axis)] == 0 || !spec.periodic[std::size_t(axis)]) return -1;
+    return axis;
+}
+
 }  // namespace barracuda::sim
