@@ -174,20 +174,22 @@ TEST(Mesh, StlBoxRunsAsTheBoxShape) {
     }
 }
 
+/// The refusal of the channel case with this obstacle ("" when it is accepted).
+std::string refused(const std::string& obstacle) {
+    try {
+        io::parse_case_string(channel(obstacle, "half-way"));
+    } catch (const CaseError& e) {
+        return e.what();
+    }
+    return "";
+}
+
 TEST(Mesh, CaseRefusesBadStlObstacles) {
     const std::string open = temp_path("open.stl"), good = temp_path("good.stl");
     auto box = test::box_mesh({0, 0, 0}, {4, 4, 4});
     test::write_file(good, test::ascii_stl(box));
     box.pop_back();
     test::write_file(open, test::ascii_stl(box));
-    auto refused = [&](const std::string& obstacle) -> std::string {
-        try {
-            io::parse_case_string(channel(obstacle, "half-way"));
-        } catch (const CaseError& e) {
-            return e.what();
-        }
-        return "";
-    };
     EXPECT_NE(refused("shape = \"stl\"\n").find("obstacle[0].file"), std::string::npos);
     EXPECT_NE(refused("shape = \"stl\"\nfile = \"" + temp_path("none.stl") + "\"\n").find("cannot open"),
               std::string::npos);
@@ -355,14 +357,6 @@ TEST(Voxels, VoxelBlockRunsAsTheBoxShape) {
         const auto b = velocity_after(io::parse_case_string(channel(obstacle, "half-way")), 30);
         EXPECT_EQ(a, b);
     }
-    auto refused = [&](const std::string& obstacle) -> std::string {
-        try {
-            io::parse_case_string(channel(obstacle, "half-way"));
-        } catch (const CaseError& e) {
-            return e.what();
-        }
-        return "";
-    };
     EXPECT_NE(refused("shape = \"voxels\"\nfile = \"" + raw + "\"\ndimensions = [32, 16, 11]\ntype = \"uint16\"\nsolid = [300]\n")
                   .find("truncated, or other dimensions or type"), std::string::npos);
     EXPECT_NE(refused("shape = \"voxels\"\nfile = \"" + gz + "\"\n").find("obstacle[0].solid"), std::string::npos);
