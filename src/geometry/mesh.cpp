@@ -210,6 +210,22 @@ Mesh::Bins Mesh::bin(int axis) const {
         first = std::clamp(int(std::floor((lo - o) / d)), 0, b.n - 1);
         last = std::clamp(int(std::floor((hi - o) / d)), 0, b.n - 1);
     };
+    // Coarser bins where large triangles would fill too many (a fan of triangles each
+    // spanning the box): at most ~32 entries a triangle, beyond a million in all.
+    for (;;) {
+        std::uint64_t entries = 0;
+        for (const auto& t : triangles_) {
+            int u0, u1, v0, v1;
+            range(t, b.u, b.u0, b.du, u0, u1);
+            range(t, b.v, b.v0, b.dv, v0, v1);
+            entries += std::uint64_t(u1 - u0 + 1) * std::uint64_t(v1 - v0 + 1);
+        }
+        if (b.n == 1 || entries <= 32 * std::uint64_t(triangles_.size()) + (1u << 20)) break;
+        b.n = std::max(1, b.n / 2);
+        b.du = (hi_[std::size_t(b.u)] - b.u0) / b.n, b.dv = (hi_[std::size_t(b.v)] - b.v0) / b.n;
+        if (!(b.du > 0)) b.du = 1;
+        if (!(b.dv > 0)) b.dv = 1;
+    }
     std::vector<std::uint32_t> count(std::size_t(b.n) * b.n + 1, 0);
     for (int pass = 0; pass < 2; ++pass) {
         if (pass == 1) {

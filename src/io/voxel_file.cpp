@@ -76,32 +76,33 @@ std::optional<VoxelType> nrrd_type(const std::string& name) {
     return it->second;
 }
 
-/// The gzip (or zlib) stream `in` inflated to exactly `size` bytes.
+/// The gzip (or zlib) stream `in` inflated to exactly `size` bytes. The output grows as
+/// the stream yields it (1 MiB at a time), so a header whose sizes promise more than
+/// the data holds costs no more memory than the data.
 std::string inflate_exactly(const std::string& in, std::size_t size) {
-    std::string out(size, '\0');
+    std::string out;
     z_stream z{};
     if (inflateInit2(&z, 15 + 32) != Z_OK) fail("cannot start gzip decoding");
     z.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(in.data()));
-    z.next_out = reinterpret_cast<Bytef*>(out.data());
-    std::size_t in_left = in.size(), out_left = size;
+    std::size_t in_left = in.size();
     int rc = Z_OK;
-    while (rc == Z_OK) {
+    while (rc == Z_OK && out.size() < size + 1) {
+        const std::size_t chunk = std::min<std::size_t>(size + 1 - out.size(), std::size_t(1) << 20);
+        const std::size_t at = out.size();
+        out.resize(at + chunk);
         const uInt in_chunk = uInt(std::min<std::size_t>(in_left, 1u << 30));
-        const uInt out_chunk = uInt(std::min<std::size_t>(out_left, 1u << 30));
-        z.avail_in = in_chunk, z.avail_out = out_chunk;
+        z.next_out = reinterpret_cast<Bytef*>(out.data() + at);
+        z.avail_in = in_chunk, z.avail_out = uInt(chunk);
         rc = inflate(&z, Z_NO_FLUSH);
         in_left -= in_chunk - z.avail_in;
-        out_left -= out_chunk - z.avail_out;
-        if (rc == Z_OK && out_left == 0) {
-            rc = Z_BUF_ERROR;  // more data than the header's sizes
-            break;
-        }
-        if (rc == Z_OK && in_chunk == z.avail_in && out_chunk == z.avail_out) break;  // no progress: input ended
+        out.resize(at + chunk - z.avail_out);
+        if (rc == Z_BUF_ERROR && in_left == 0) break;  // the input ended before the stream did
+        if (rc == Z_BUF_ERROR) rc = Z_OK;
     }
     inflateEnd(&z);
-    if (rc != Z_STREAM_END || out_left != 0)
+    if (rc != Z_STREAM_END || out.size() != size)
         fail("its gzip data is damaged or does not hold the " + std::to_string(size) + " bytes its header's sizes need" +
-             (rc == Z_STREAM_END ? " (" + std::to_string(size - out_left) + " found)" : ""));
+             (rc == Z_STREAM_END ? " (" + std::to_string(out.size()) + " found)" : ""));
     return out;
 }
 
