@@ -6,7 +6,8 @@
 // free-slip walls, resting and moving obstacles, bounce-back velocity faces with
 // expressions, Zou-He and pressure faces, absorbing layers, and the scalar's held
 // (constant and expression), flux, adiabatic, heater and zero-gradient links; both
-// streaming patterns (in place: both parities), FP32 and FP64.
+// streaming patterns (in place: both parities), FP32 and FP64, D2Q9, D3Q19 and D3Q13
+// (one sub-lattice stored).
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -86,7 +87,7 @@ TEST(ReflectingCells, UpdateAsTheGeneralPathInARoom) {
 }
 
 // Flow only, FP64, a lid and a moving obstacle (a plate along the channel, sliding
-// upstream) beside one at rest,
+// upstream) beside one at rest; D3Q13 (MRT) as D3Q19,
 // D2Q9 with a Zou-He inlet and D3Q19 with a bounce-back inlet, both patterns.
 std::string channel(bool three_d) {
     const std::string z = three_d ? ", 0" : "", zmax = three_d ? ", 7" : "";
@@ -112,6 +113,11 @@ TEST(ReflectingCells, UpdateAsTheGeneralPathWithMovingObstacles) {
         const auto s3 = sim::engine_setup(io::parse_case_string(channel(true), {streaming}));
         EXPECT_GT((split<lattice::D3Q19, lattice::NoScalar>(s3).first), 500u);
         expect_same(s3, 9);
+        // D3Q13: one sub-lattice stored (storage::SublatticeBox), MRT.
+        const auto s13 = sim::engine_setup(
+            io::parse_case_string(channel(true), {streaming, "model.lattice=\"D3Q13\"", "model.collision=\"mrt\""}));
+        EXPECT_GT((split<lattice::D3Q13, lattice::NoScalar>(s13).first), 200u);
+        expect_same(s13, 9);
     }
 }
 
