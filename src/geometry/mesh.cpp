@@ -5,8 +5,6 @@
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
-#include <filesystem>
-#include <fstream>
 #include <map>
 #include <sstream>
 #include <stdexcept>
@@ -103,21 +101,6 @@ double orient(double au, double av, double bu, double bv, double pu, double pv) 
 
 }  // namespace
 
-Mesh Mesh::read_stl(const std::string& path) {
-    std::ifstream in(path, std::ios::binary);
-    if (!in) fail(std::string("cannot open it (") + std::strerror(errno) + ")");
-    // Not a device or a pipe (/dev/zero would be read for ever), and no larger than a
-    // mesh this tool can use (100 M triangles of binary STL).
-    std::error_code ec;
-    if (!std::filesystem::is_regular_file(path, ec)) fail("not a regular file");
-    const auto bytes_on_disk = std::filesystem::file_size(path, ec);
-    if (ec || bytes_on_disk > 84 + 50ull * 100'000'000) fail("larger than 5 GB (100 million triangles)");
-    std::ostringstream bytes;
-    bytes << in.rdbuf();
-    if (in.bad()) fail("cannot read it");
-    return parse_stl(bytes.str());
-}
-
 Mesh Mesh::parse_stl(const std::string& bytes) {
     if (bytes.size() < 15) fail("it is empty or too short to be an STL file (" + std::to_string(bytes.size()) + " bytes)");
     std::vector<Triangle> t;
@@ -199,11 +182,14 @@ std::size_t Mesh::open_edges(std::string* example) const {
 Mesh::Bins Mesh::bin(int axis) const {
     Bins b;
     b.axis = axis, b.u = (axis + 1) % 3, b.v = (axis + 2) % 3;
-    b.n = std::clamp(int(std::sqrt(double(triangles_.size()) / 2)), 1, 512);
     b.u0 = lo_[std::size_t(b.u)], b.v0 = lo_[std::size_t(b.v)];
-    b.du = (hi_[std::size_t(b.u)] - b.u0) / b.n, b.dv = (hi_[std::size_t(b.v)] - b.v0) / b.n;
-    if (!(b.du > 0)) b.du = 1;
-    if (!(b.dv > 0)) b.dv = 1;
+    auto divide = [&](int n) {  // n x n bins over the box's projection
+        b.n = n;
+        b.du = (hi_[std::size_t(b.u)] - b.u0) / n, b.dv = (hi_[std::size_t(b.v)] - b.v0) / n;
+        if (!(b.du > 0)) b.du = 1;
+        if (!(b.dv > 0)) b.dv = 1;
+    };
+    divide(std::clamp(int(std::sqrt(double(triangles_.size()) / 2)), 1, 512));
     auto range = [&](const Triangle& t, int c, double o, double d, int& first, int& last) {
         double lo = INFINITY, hi = -INFINITY;
         for (const auto& v : t.v) lo = std::min(lo, v[std::size_t(c)]), hi = std::max(hi, v[std::size_t(c)]);
@@ -221,10 +207,7 @@ Mesh::Bins Mesh::bin(int axis) const {
             entries += std::uint64_t(u1 - u0 + 1) * std::uint64_t(v1 - v0 + 1);
         }
         if (b.n == 1 || entries <= 32 * std::uint64_t(triangles_.size()) + (1u << 20)) break;
-        b.n = std::max(1, b.n / 2);
-        b.du = (hi_[std::size_t(b.u)] - b.u0) / b.n, b.dv = (hi_[std::size_t(b.v)] - b.v0) / b.n;
-        if (!(b.du > 0)) b.du = 1;
-        if (!(b.dv > 0)) b.dv = 1;
+        divide(std::max(1, b.n / 2));
     }
     std::vector<std::uint32_t> count(std::size_t(b.n) * b.n + 1, 0);
     for (int pass = 0; pass < 2; ++pass) {
@@ -304,18 +287,6 @@ bool Mesh::contains(const Point& p) const {
         q = {p[0] + 0.5377 * h, p[1] + 0.8121 * h, p[2] + 0.2993 * h};
     }
     return false;
-}
-
-std::uint64_t Mesh::hash() const {
-    std::uint64_t h = 1469598103934665603ull;
-    for (const auto& tri : triangles_)
-        for (const auto& v : tri.v)
-            for (double x : v) {
-                unsigned char b[8];
-                std::memcpy(b, &x, 8);
-                for (unsigned char c : b) h = (h ^ c) * 1099511628211ull;
-            }
-    return h;
 }
 
 }  // namespace barracuda::geometry

@@ -25,11 +25,9 @@ struct Triangle {
 
 class Mesh {
 public:
-    /// An STL file, binary or ASCII. Throws std::runtime_error naming what is wrong
-    /// (missing, empty, truncated, neither format, a malformed line with its number,
-    /// non-finite coordinates, fewer than 4 triangles); `path` appears in no message.
-    static Mesh read_stl(const std::string& path);
-    /// The same from the file's bytes (tests, the fuzz target).
+    /// The bytes of an STL file (io::read_input_file), binary or ASCII. Throws
+    /// std::runtime_error naming what is wrong (empty, truncated, neither format, a
+    /// malformed line with its number, non-finite coordinates, fewer than 4 triangles).
     static Mesh parse_stl(const std::string& bytes);
 
     explicit Mesh(std::vector<Triangle> triangles);
@@ -59,8 +57,6 @@ public:
     /// through an edge would count it once or twice); p is nudged by 1e-7 of the box
     /// if all three graze.
     bool contains(const Point& p) const;
-    /// A hash of the vertices (a checkpoint's case fingerprint).
-    std::uint64_t hash() const;
 
 private:
     /// The triangles whose projection along `axis` covers a cell of a 2D grid of bins.

@@ -17,6 +17,7 @@
 
 #include "common/error.hpp"
 #include "geometry/mesh.hpp"
+#include "io/input_file.hpp"
 #include "io/toml_access.hpp"
 #include "io/voxel_file.hpp"
 #include "sim/expression.hpp"
@@ -331,6 +332,12 @@ void read_boundaries(const Section& b, sim::CaseSpec& spec) {
     }
 }
 
+// The first of `keys` the obstacle gives is refused with `message` (a key of another shape).
+void refuse_keys(const Section& o, std::initializer_list<const char*> keys, const std::string& message) {
+    for (const char* k : keys)
+        if (o.has(k)) o.fail(k, message);
+}
+
 // An obstacle's file = "...": a relative path is taken from the case file's folder.
 std::filesystem::path obstacle_file(const Section& o, const char* what) {
     const auto name = o.string("file");
@@ -347,10 +354,9 @@ std::filesystem::path obstacle_file(const Section& o, const char* what) {
 // or at least `threshold`; voxel (0, 0, 0) centred at `translate`, voxels `spacing`
 // apart (cells, or m with [units]). Read and labelled before anything is allocated.
 void read_voxel_image(const Section& o, int dims, sim::Obstacle& ob) {
-    for (const char* k : {"center", "radius", "axis", "min", "max", "scale", "rotate"})
-        if (o.has(k))
-            o.fail(k, "a voxel obstacle takes file, dimensions, type and byte_order (raw files), solid or threshold, "
-                      "spacing and translate");
+    refuse_keys(o, {"center", "radius", "axis", "min", "max", "scale", "rotate"},
+                "a voxel obstacle takes file, dimensions, type and byte_order (raw files), solid or threshold, spacing "
+                "and translate");
     if (dims != 3) o.fail("shape", "a voxel image needs a 3D lattice");
     const std::filesystem::path path = obstacle_file(o, "a voxel obstacle needs file = \"image.raw\" or \"image.nrrd\"");
     std::optional<io::RawLayout> raw;
@@ -383,7 +389,7 @@ void read_voxel_image(const Section& o, int dims, sim::Obstacle& ob) {
     const auto offset = o.numbers("translate", 3, 3).value_or(std::vector<double>{0, 0, 0});
     geometry::Voxels image;
     try {
-        image = io::read_voxels(path.string(), raw, labels);
+        image = io::parse_voxels(io::read_input_file(path.string()), raw, labels);
     } catch (const std::runtime_error& e) {
         o.fail_value("file", "'" + path.string() + "': " + e.what());
     }
@@ -399,10 +405,9 @@ void read_voxel_image(const Section& o, int dims, sim::Obstacle& ob) {
 // is allocated. Its coordinates times `scale` are in the case's length unit (cells,
 // or m with [units]); rotated (degrees about x, then y, then z) and translated.
 void read_mesh(const Section& o, int dims, sim::Obstacle& ob) {
-    for (const char* k : {"center", "radius", "axis", "min", "max"})
-        if (o.has(k)) o.fail(k, "an STL obstacle takes file = \"...\", scale, rotate and translate");
-    for (const char* k : {"dimensions", "type", "byte_order", "solid", "threshold", "spacing"})
-        if (o.has(k)) o.fail(k, "an STL obstacle takes file = \"...\", scale, rotate and translate");
+    refuse_keys(o, {"center", "radius", "axis", "min", "max", "dimensions", "type", "byte_order", "solid", "threshold",
+                    "spacing"},
+                "an STL obstacle takes file = \"...\", scale, rotate and translate");
     if (dims != 3) o.fail("shape", "an STL surface needs a 3D lattice");
     const std::filesystem::path path = obstacle_file(o, "an STL obstacle needs file = \"path.stl\"");
     const double scale = o.number("scale").value_or(1.0);
@@ -414,7 +419,9 @@ void read_mesh(const Section& o, int dims, sim::Obstacle& ob) {
         if (!(std::abs(r) <= 360)) o.fail_value("rotate", "degrees about x, y and z, each within [-360, 360]");
     std::optional<geometry::Mesh> mesh;
     try {
-        mesh = geometry::Mesh::read_stl(path.string());
+        // No larger than a mesh this tool can use: 100 M triangles of binary STL.
+        mesh = geometry::Mesh::parse_stl(
+            io::read_input_file(path.string(), 84 + 50ull * 100'000'000, "larger than 5 GB (100 million triangles)"));
     } catch (const std::runtime_error& e) {
         o.fail_value("file", "'" + path.string() + "': " + e.what());
     }
@@ -448,8 +455,7 @@ void read_obstacle(const Section& o, std::size_t index, const sim::CaseSpec& spe
                           .value_or(false);
 
     auto only = [&](std::initializer_list<const char*> keys, const char* shape_name, const char* takes) {
-        for (const char* k : keys)
-            if (o.has(k)) o.fail(k, std::string("a ") + shape_name + " takes " + takes);
+        refuse_keys(o, keys, std::string("a ") + shape_name + " takes " + takes);
     };
     auto need_point = [&](const char* k, const char* what) {
         auto p = read_point(o, k, dims);

@@ -16,7 +16,6 @@
 #include "io/png_plot.hpp"
 #include "io/png_slice.hpp"
 #include "sim/monitors.hpp"
-#include "lattice/lattice.hpp"
 
 namespace barracuda::io {
 
@@ -489,8 +488,7 @@ void RunWriter::write_permeability(std::int64_t step, const std::vector<double>&
     const auto sums = parallel::Comm::world().sum(std::vector<double>{flow, fluid});
     flow = sums[0], fluid = sums[1];
     const double nodes = double(spec_.size[0]) * spec_.size[1] * spec_.size[2];
-    const double cs2 = lattice::visit(spec_.model.lattice, [](auto l) { return decltype(l)::cs2; });
-    const double nu = cs2 * (spec_.model.tau - 0.5), g = spec_.body_force[std::size_t(axis)];
+    const double nu = (spec_.model.tau - 0.5) / 3.0, g = spec_.body_force[std::size_t(axis)];
     permeability_ = {step, axis, fluid / nodes, flow / nodes, nu * (flow / nodes) / g};
     if (!lead_) return;
     const bool si = spec_.units.si;

@@ -5,10 +5,7 @@
 #include <algorithm>
 #include <cctype>
 #include <cmath>
-#include <cerrno>
 #include <cstring>
-#include <filesystem>
-#include <fstream>
 #include <map>
 #include <sstream>
 #include <stdexcept>
@@ -195,17 +192,6 @@ geometry::Voxels parse_voxels(const std::string& bytes, const std::optional<RawL
              std::to_string(bytes_of(raw->type)) + " bytes need " + std::to_string(need) +
              " (truncated, or other dimensions or type)");
     return label(reinterpret_cast<const unsigned char*>(bytes.data()), *raw, labels);
-}
-
-geometry::Voxels read_voxels(const std::string& path, const std::optional<RawLayout>& raw, const VoxelLabels& labels) {
-    std::ifstream in(path, std::ios::binary);
-    if (!in) fail(std::string("cannot open it (") + std::strerror(errno) + ")");
-    std::error_code ec;
-    if (!std::filesystem::is_regular_file(path, ec)) fail("not a regular file");
-    std::ostringstream bytes;
-    bytes << in.rdbuf();
-    if (in.bad()) fail("cannot read it");
-    return parse_voxels(bytes.str(), raw, labels);
 }
 
 }  // namespace barracuda::io

@@ -34,14 +34,11 @@ struct VoxelLabels {
     }
 };
 
-/// Reads `path` (NRRD when it begins with "NRRD000", else raw with `raw`, which
-/// must then be given). Throws std::runtime_error naming what is wrong: missing,
-/// not a regular file, a size that does not match the dimensions and type, an
-/// NRRD header that is malformed or asks for what is not offered (a detached data
-/// file, an encoding other than raw or gzip, not 3 dimensions), damaged gzip data.
-geometry::Voxels read_voxels(const std::string& path, const std::optional<RawLayout>& raw, const VoxelLabels& labels);
-
-/// The same from the file's bytes (tests, the fuzz target).
+/// The image in a file's bytes (io::read_input_file): NRRD when they begin with
+/// "NRRD000", else raw with `raw`, which must then be given. Throws std::runtime_error
+/// naming what is wrong: a size that does not match the dimensions and type, an NRRD
+/// header that is malformed or asks for what is not offered (a detached data file,
+/// an encoding other than raw or gzip, not 3 dimensions), damaged gzip data.
 geometry::Voxels parse_voxels(const std::string& bytes, const std::optional<RawLayout>& raw, const VoxelLabels& labels);
 
 }  // namespace barracuda::io
