@@ -10,6 +10,8 @@
 
 #include "support.hpp"
 #include "storage/half.hpp"
+#include "storage/two_copy.hpp"
+#include "lattice/scalar_sets.hpp"
 
 namespace barracuda {
 namespace {
@@ -63,12 +65,40 @@ TEST(Half, MatchesTheCompilersFloat16OnRandomFloats) {
 }
 #endif
 
+// Truncation (the GPU's cvt.rz.f16.f32, emulated on the host): the binary16 value
+// nearest to zero of the two around f, the largest finite one beyond it.
+TEST(Half, TowardZeroKeepsTheLowerMagnitude) {
+    std::mt19937 rng(11);
+    for (int n = 0; n < 2000000; ++n) {
+        const float f = bits_to_float(rng());
+        if (std::isnan(f)) {
+            EXPECT_TRUE(std::isnan(storage::to_float(storage::to_half_toward_zero(f))));
+            continue;
+        }
+        const Half h = storage::to_half_toward_zero(f);
+        const float a = std::abs(storage::to_float(h));
+        ASSERT_EQ(h.bits >> 15, std::signbit(f) ? 1u : 0u) << f;
+        if (std::isinf(f)) {
+            ASSERT_TRUE(std::isinf(a)) << f;
+            continue;
+        }
+        ASSERT_LE(a, std::abs(f)) << f;
+        const Half next{std::uint16_t((h.bits & 0x7fffu) + 1u)};
+        if ((h.bits & 0x7fffu) < 0x7bffu) ASSERT_GT(storage::to_float(next), std::abs(f)) << f;
+    }
+    EXPECT_EQ(storage::to_half_toward_zero(65535.0f).bits, 0x7bff);   // beyond the largest finite: it
+    EXPECT_EQ(storage::to_half_toward_zero(-1e30f).bits, 0xfbff);
+    EXPECT_EQ(storage::to_half_toward_zero(1.0f + 1.0f / 1500).bits, 0x3c00);
+    EXPECT_EQ(storage::to_half_toward_zero(5.9604644775390625e-08f * 1.99f).bits, 0x0001);  // subnormal
+}
+
 // Stochastic rounding: always one of the two neighbouring binary16 values, and
-// exact in expectation. 2^16 draws: the mean's standard error is at most
-// ulp / 2 / 256, so 4 standard errors (ulp / 128) separate it from the bias of
-// round-to-nearest (up to ulp / 2) by a factor 64.
+// exact in expectation where the result is a normal binary16 number (the flow's
+// populations are scaled so that they are, storage/access.hpp). 2^16 draws: the
+// mean's standard error is at most ulp / 2 / 256, so 4 standard errors (ulp / 128)
+// separate it from the bias of round-to-nearest (up to ulp / 2) by a factor 64.
 TEST(Half, StochasticRoundingIsUnbiased) {
-    for (const float v : {0.0123456f, -0.0031f, 1.2345e-6f /* subnormal */, 0.333333f, 7.77e-5f}) {
+    for (const float v : {0.0123456f, -0.0031f, 0.333333f, 7.77e-5f, -65500.3f, 6.1035e-5f * 1.7f}) {
         const float lo = storage::to_float(storage::to_half(v));
         double sum = 0;
         float a = lo, b = lo;
@@ -83,9 +113,31 @@ TEST(Half, StochasticRoundingIsUnbiased) {
         EXPECT_LE(std::abs(b - v), ulp) << v;
         EXPECT_NEAR(sum / 65536, double(v), ulp / 128) << v;
     }
-    // Values that are binary16 numbers are kept exactly.
+    // Values that are binary16 numbers are kept exactly; NaN stays NaN whatever the draw.
     for (const float v : {0.5f, -0.0078125f, 6.103515625e-05f})
         EXPECT_EQ(storage::to_half_stochastic(v, 0xffffffffu).bits, storage::to_half(v).bits);
+    // 0x7fffffff: the GPU's canonical NaN, whose payload the word would carry into the sign bit.
+    for (const float nan : {std::nanf(""), bits_to_float(0x7fffffffu), bits_to_float(0xffc00000u)})
+        for (const std::uint32_t r : {0u, 0x1fffu, 0xffffffffu})
+            EXPECT_TRUE(std::isnan(storage::to_float(storage::to_half_stochastic(nan, r)))) << r;
+}
+
+// The flow's populations are stored times 2^13 (storage/access.hpp): a round trip
+// keeps binary16's relative precision down to 2^-27, where unscaled storage would
+// have fallen to subnormals below 2^-14; a scalar set's values are stored as they are.
+TEST(Half, FlowPopulationsAreScaled) {
+    using Flow = storage::TwoCopy<lattice::D3Q19, Half, float>;
+    using Scalar = storage::TwoCopy<lattice::D3Q7, Half, float>;
+    static_assert(Flow::E == 13 && Scalar::E == 0);
+    std::vector<Half> a(4), b(4);
+    const Flow flow{a.data(), b.data(), 4};
+    for (const float v : {3.0e-7f, -1.0e-6f, 0.25f, 7.99f}) {
+        flow.put(1, 0, 0, true, v);
+        const float back = storage::from_storage<float, Flow::E>(b[std::size_t(1 * 4)]);
+        EXPECT_LE(std::abs(back - v), std::abs(v) * 0x1p-11f) << v;
+    }
+    Scalar{a.data(), b.data(), 4}.put(0, 0, 0, true, 20.0f);
+    EXPECT_EQ(b[0].bits, storage::to_half(20.0f).bits);
 }
 
 struct PatternCase {

@@ -19,7 +19,10 @@ constexpr std::string_view magic = "BARRACUDA-CHECKPOINT\n";
 // 3: a CRC-32 of every byte before it at the end (issue 21: three flipped bytes in
 // the populations went unnoticed and gave other results). Version 2 is still read,
 // unchecked.
-constexpr std::uint32_t version = 3;
+// 4: FP16 populations stored times 2^13 (storage/access.hpp's half_exponent, issue 20):
+// an FP16 checkpoint of an earlier version is refused by name; FP32 and FP64 ones are
+// read as before.
+constexpr std::uint32_t version = 4;
 constexpr std::uint32_t oldest_version = 2;
 
 /// zlib's CRC-32 (IEEE 802.3) over any length (its length argument is 32 bits).
@@ -150,6 +153,10 @@ std::optional<Checkpoint> read_checkpoint(const std::filesystem::path& path) {
     c.tag.assign(tag.begin(), tag.end());
     const auto key = r.get_array<char>();
     c.state.engine.assign(key.begin(), key.end());
+    if (r.file_version < 4 && c.state.engine.find(" fp16 ") != std::string::npos)
+        throw OutputError("checkpoint " + path.string() + ": version " + std::to_string(r.file_version) +
+                          " with FP16 storage, whose values this build scales differently (version 4); "
+                          "run the case again from its start");
     c.state.odd = r.get<std::uint8_t>() != 0;
     c.state.clock = r.get<std::uint32_t>();
     c.state.populations = r.get_array<std::uint8_t>();

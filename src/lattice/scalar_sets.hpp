@@ -33,6 +33,8 @@ struct AxisSet {
     static constexpr double cs2 = 2 * w_moving;
 
     static constexpr int first_moving = Rest ? 1 : 0;
+    /// A scalar's populations, not a flow's shifted ones (storage/access.hpp's half_exponent).
+    static constexpr bool is_scalar_set = true;
     /// Velocity i: 0 (rest, if any), then +x, -x, +y, -y, +z, -z.
     BARRACUDA_HD static constexpr int c(int i, int axis) {
         const int k = i - first_moving;

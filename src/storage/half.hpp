@@ -49,35 +49,63 @@ BARRACUDA_HD Half to_half(float value) {
 #endif
 }
 
-/// float -> binary16 with stochastic rounding: rounds up with probability equal
-/// to the fraction of a binary16 unit that is cut off, using `random` (uniform
-/// 32-bit) for the draw. Round-to-nearest is biased where a quantity changes by
-/// less than half a unit per step: a slowly converging steady flow then stops
-/// moving short of its solution (tests/test_precision.cpp measured 11% in a
-/// Poiseuille channel of 32 nodes). Stochastic rounding is exact in expectation,
-/// so such changes accumulate. Integer arithmetic only: the host and the GPU
-/// give the same bits for the same float and random word.
-BARRACUDA_HD Half to_half_stochastic(float value, std::uint32_t random) {
-    std::uint32_t x;
+/// float -> binary16, rounded toward zero (truncated); finite values beyond the
+/// largest binary16 become it (65504), infinities stay infinite. On the GPU one
+/// conversion instruction (cvt.rz.f16.f32); the host does the same in integers.
+BARRACUDA_HD Half to_half_toward_zero(float value) {
 #if defined(__CUDA_ARCH__)
-    x = __float_as_uint(value);
+    return Half{__half_as_ushort(__float2half_rz(value))};
 #else
+    std::uint32_t x;
     std::memcpy(&x, &value, 4);
-#endif
     const std::uint16_t sign = std::uint16_t((x >> 16) & 0x8000u);
     x &= 0x7fffffffu;
-    if (x >= 0x7f800000u) return Half{std::uint16_t(sign | (x > 0x7f800000u ? 0x7e00u : 0x7c00u))};
-    if (x >= 0x477fe000u) return Half{std::uint16_t(sign | (x > 0x477fe000u ? 0x7c00u : 0x7bffu))};
-    if (x >= 0x38800000u) {  // normal binary16: 13 bits are cut off
-        const std::uint32_t up = x + (random & 0x1fffu);
-        return Half{std::uint16_t(sign | ((up - 0x38000000u) >> 13))};
-    }
-    if (x < 0x33000000u) return Half{sign};  // below 2^-25: zero (at most 2^-25 off)
-    // Subnormal binary16: units of 2^-24, `shift` bits cut off.
+    if (x > 0x7f800000u) return Half{0x7fffu};  // NaN (the GPU's canonical NaN)
+    if (x == 0x7f800000u) return Half{std::uint16_t(sign | 0x7c00u)};
+    if (x >= 0x47800000u) return Half{std::uint16_t(sign | 0x7bffu)};  // >= 65536: the largest finite
+    if (x >= 0x38800000u) return Half{std::uint16_t(sign | ((x - 0x38000000u) >> 13))};  // normal: 13 bits cut
+    if (x < 0x33800000u) return Half{sign};  // below 2^-24, the smallest subnormal
+    // Subnormal binary16: units of 2^-24.
     const std::uint32_t mantissa = (x & 0x007fffffu) | 0x00800000u;
-    const int shift = 126 - int(x >> 23);  // 14..25
-    const std::uint32_t up = mantissa + (random & ((1u << shift) - 1u));
-    return Half{std::uint16_t(sign | (up >> shift))};
+    return Half{std::uint16_t(sign | (mantissa >> (126 - int(x >> 23))))};  // shift 14..23
+#endif
+}
+
+/// float -> binary16 with stochastic rounding: a uniform 13-bit word (the top bits of
+/// `random`) added to the float's bits, then truncated toward zero. Where the result is
+/// a normal binary16 number, exactly the 13 bits below its 10 kept ones are cut off, so
+/// it rounds away from zero with probability equal to the fraction of a binary16 unit
+/// cut off (a carry into the exponent gives the next binade's first value, as it
+/// should): exact in expectation. Round-to-nearest is biased where a quantity changes
+/// by less than half a unit per step: a slowly converging steady flow then stops short
+/// of its solution (tests/test_precision.cpp measured 11% in a Poiseuille channel of 32
+/// nodes); with stochastic rounding such changes accumulate. Below 2^-14 (binary16
+/// subnormals) more than 13 bits are cut and the rounding leans toward zero by up to
+/// one unit, 2^-24: the stores scale the flow's populations by 2^13 (access.hpp's
+/// half_exponent) so that this happens only below 2^-27, far below any flow's resolution.
+/// On the GPU: a shift and an add-with-maximum (one VIADDMNMX on sm_90) and one
+/// conversion. The branchy integer rounding this replaces (every range handled in
+/// integers) kept the FP16 kernels at 54% of the copy bandwidth (issue 20).
+/// NaN stays NaN: the maximum keeps the bits of a NaN whose payload the word would
+/// carry over into the sign bit (the GPU's canonical NaN, 0x7fffffff). Negative NaNs
+/// with such payloads do not reach here: arithmetic gives 0x7fffffff on the GPU and
+/// 0xffc00000 on x86, and stored NaNs convert back with zeros in their low 13 bits.
+BARRACUDA_HD Half to_half_stochastic(float value, std::uint32_t random) {
+    std::uint32_t bits;
+#if defined(__CUDA_ARCH__)
+    bits = __float_as_uint(value);
+#else
+    std::memcpy(&bits, &value, 4);
+#endif
+    const std::int32_t added = std::int32_t(bits + (random >> 19)), kept = std::int32_t(bits);
+    const std::uint32_t up = std::uint32_t(added > kept ? added : kept);
+#if defined(__CUDA_ARCH__)
+    return to_half_toward_zero(__uint_as_float(up));
+#else
+    float v;
+    std::memcpy(&v, &up, 4);
+    return to_half_toward_zero(v);
+#endif
 }
 
 /// A uniform 32-bit word from (cell, direction, step), reproducible on every
@@ -124,19 +152,24 @@ BARRACUDA_HD float to_float(Half h) {
 #endif
 }
 
-/// Conversions between a storage type S and the arithmetic type T.
-template <class T, class S>
+/// 2^e as a float, for a compile-time e.
+constexpr float power_of_two(int e) { return e >= 0 ? float(1ull << e) : 1.0f / float(1ull << -e); }
+
+/// Conversions between a storage type S and the arithmetic type T. Binary16 holds the
+/// value times 2^E (the store's half_exponent); multiplying by a power of two is exact,
+/// so the GPU's fused multiply-add of the load and the host's two operations agree.
+template <class T, int E = 0, class S>
 BARRACUDA_HD T from_storage(S s) {
     return T(s);
 }
-template <class T>
+template <class T, int E = 0>
 BARRACUDA_HD T from_storage(Half s) {
-    return T(to_float(s));
+    return T(to_float(s) * power_of_two(-E));
 }
-template <class S, class T>
+template <class S, int E = 0, class T>
 BARRACUDA_HD S to_storage(T v) {
     if constexpr (sizeof(S) == 2) {
-        return to_half(float(v));
+        return to_half(float(v) * power_of_two(E));
     } else {
         return S(v);
     }

@@ -27,6 +27,7 @@ struct InPlace {
     using compute_type = T;
     static constexpr const char* pattern = "in-place";
     static constexpr int copies = 1;
+    static constexpr int E = half_exponent<L>;  // binary16's scale (access.hpp)
     template <int P>
     using with_parity = InPlace<L, S, T, P>;
     /// The same pattern and precision over another velocity set (a coupled scalar, kernel/scalar.hpp).
@@ -54,21 +55,21 @@ struct InPlace {
         return is_odd() ? L::opposite(i) * cells + from : i * cells + cell;
     }
     BARRACUDA_HD index_t reflected_slot(int i, index_t cell) const { return i * cells + cell; }
-    BARRACUDA_HD T read(index_t slot) const { return load<T>(f, slot); }
+    BARRACUDA_HD T read(index_t slot) const { return load<T, E>(f, slot); }
     BARRACUDA_HD std::uint32_t draw(index_t cell) const { return cell_word<S>(clock, cell); }
     BARRACUDA_HD void put(int i, index_t cell, index_t to, bool fluid, T v, std::uint32_t word = 0) const {
         const bool stochastic = clock != nullptr;
-        if (is_odd() && fluid) store_population(f, i * cells + to, v, stochastic, word, i);
-        else store_population(f, L::opposite(i) * cells + cell, v, stochastic, word, i);
+        if (is_odd() && fluid) store_population<E>(f, i * cells + to, v, stochastic, word, i);
+        else store_population<E>(f, L::opposite(i) * cells + cell, v, stochastic, word, i);
     }
     /// f*_i of the last completed step (whose parity was !odd).
     BARRACUDA_HD T posted(int i, index_t cell, index_t to, bool fluid) const {
-        if (!is_odd() && fluid) return load<T>(f, i * cells + to);
-        return load<T>(f, L::opposite(i) * cells + cell);
+        if (!is_odd() && fluid) return load<T, E>(f, i * cells + to);
+        return load<T, E>(f, L::opposite(i) * cells + cell);
     }
     /// Replaces what reflected(i, cell) reads, between steps (kernel/interpolated_wall.hpp).
     BARRACUDA_HD void overwrite_reflected(int i, index_t cell, T v) const {
-        store_population(f, i * cells + cell, v, false, 0, i);
+        store_population<E>(f, i * cells + cell, v, false, 0, i);
     }
 };
 

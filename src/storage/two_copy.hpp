@@ -26,6 +26,7 @@ struct TwoCopy {
     using compute_type = T;
     static constexpr const char* pattern = "two-copy";
     static constexpr int copies = 2;
+    static constexpr int E = half_exponent<L>;  // binary16's scale (access.hpp)
     template <int>
     using with_parity = TwoCopy;  // the same every step
     /// The same pattern and precision over another velocity set (a coupled scalar, kernel/scalar.hpp).
@@ -49,18 +50,18 @@ struct TwoCopy {
     /// update picks each link's slot by its record, then reads (kernel/stream_collide.hpp).
     BARRACUDA_HD index_t streamed_slot(int i, index_t, index_t from) const { return i * cells + from; }
     BARRACUDA_HD index_t reflected_slot(int i, index_t cell) const { return L::opposite(i) * cells + cell; }
-    BARRACUDA_HD T read(index_t slot) const { return load_read_only<T>(src, slot); }
+    BARRACUDA_HD T read(index_t slot) const { return load_read_only<T, E>(src, slot); }
     /// The cell's random word for stochastic FP16 rounding (read once per cell).
     BARRACUDA_HD std::uint32_t draw(index_t cell) const { return cell_word<S>(clock, cell); }
     BARRACUDA_HD void put(int i, index_t cell, index_t, bool, T v, std::uint32_t word = 0) const {
-        store_population(dst, i * cells + cell, v, clock != nullptr, word, i);
+        store_population<E>(dst, i * cells + cell, v, clock != nullptr, word, i);
     }
     /// f*_i of the last completed step.
-    BARRACUDA_HD T posted(int i, index_t cell, index_t, bool) const { return load<T>(src, i * cells + cell); }
+    BARRACUDA_HD T posted(int i, index_t cell, index_t, bool) const { return load<T, E>(src, i * cells + cell); }
     /// Replaces what reflected(i, cell) reads, between steps (kernel/interpolated_wall.hpp):
     /// src is read-only only while a step runs.
     BARRACUDA_HD void overwrite_reflected(int i, index_t cell, T v) const {
-        store_population(const_cast<S*>(src), L::opposite(i) * cells + cell, v, false, 0, i);
+        store_population<E>(const_cast<S*>(src), L::opposite(i) * cells + cell, v, false, 0, i);
     }
 };
 
