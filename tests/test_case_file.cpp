@@ -595,4 +595,36 @@ TEST(CaseFingerprint, HoldsWhatARestartMayNotChange) {
               reference);
 }
 
+// A case said otherwise reads as the same case (io::same_case, a restart's second
+// test when the fingerprints differ): keys given with their default values, numbers
+// written otherwise, obstacles (arrays of tables, whose canonical text heads each
+// element [obstacle.N]); any change to what the case is still counts (issue 21).
+TEST(CaseFingerprint, SameCaseReadsBothTexts) {
+    const auto with_obstacles = [](std::string_view first, std::string_view second) {
+        return make_case("lattice = \"D2Q9\"\ntau = 0.8", "size = [64, 32]",
+                         "[[obstacle]]\nshape = \"sphere\"\ncenter = [20, 16]\nradius = 4\n" + std::string(first) +
+                             "[[obstacle]]\nshape = \"box\"\nmin = [40, 0]\n" + std::string(second));
+    };
+    const std::string base = with_obstacles("", "max = [44, 8]\n");
+    const auto canonical = [](const std::string& text, const std::vector<std::string>& overrides = {}) {
+        return parse_case_string(text, overrides, "test.toml").canonical;
+    };
+    const std::string reference = canonical(base);
+    EXPECT_TRUE(barracuda::io::same_case(reference, reference, "test.toml"));
+    const std::string same[] = {canonical(base, {"model.collision=bgk"}),
+                                canonical(base, {"model.equilibrium=compressible", "model.forcing=guo"}),
+                                canonical(base, {"boundary.x_min.type=wall", "run.check_interval=100"}),
+                                canonical(base, {"model.trt_magic=0.1875", "domain.periodic=[false, false]"}),
+                                canonical(with_obstacles("velocity = [0, 0]\n", "max = [44, 8]\n"))};
+    for (const std::string& text : same) {
+        EXPECT_NE(text, reference);  // the text differs...
+        EXPECT_TRUE(barracuda::io::same_case(reference, text, "test.toml")) << text;  // ...the case does not
+    }
+    const std::string other[] = {canonical(base, {"model.collision=trt"}), canonical(base, {"run.check_interval=50"}),
+                                 canonical(with_obstacles("", "max = [44, 9]\n"))};
+    for (const std::string& text : other) EXPECT_FALSE(barracuda::io::same_case(reference, text, "test.toml")) << text;
+    // A text this build cannot read is not shown to be the same.
+    EXPECT_FALSE(barracuda::io::same_case(reference, "[model]\nno_such_key = 1\n", "test.toml"));
+}
+
 }  // namespace

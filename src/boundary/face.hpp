@@ -57,6 +57,7 @@ struct FaceSpec {
         return !density_expression.empty() || !velocity_expression[0].empty() || !velocity_expression[1].empty() ||
                !velocity_expression[2].empty();
     }
+    bool operator==(const FaceSpec&) const = default;
 };
 
 enum Face : int { XMin = 0, XMax, YMin, YMax, ZMin, ZMax };

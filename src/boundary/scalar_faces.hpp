@@ -37,6 +37,7 @@ inline constexpr const char* name_of(ScalarRule r) {
 struct ScalarCondition {
     ScalarRule rule = ScalarRule::Adiabatic;
     double value = 0;  // Fixed: theta_w; Flux: q (lattice units); ZeroGradient: theta of backflow
+    bool operator==(const ScalarCondition&) const = default;
 };
 
 struct ScalarFaces {

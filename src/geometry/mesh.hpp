@@ -21,6 +21,7 @@ using Point = std::array<double, 3>;
 
 struct Triangle {
     Point v[3];
+    bool operator==(const Triangle&) const = default;
 };
 
 class Mesh {

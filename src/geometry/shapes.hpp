@@ -32,6 +32,14 @@ struct Body {
     std::shared_ptr<const Voxels> voxels;  // Kind::Voxels
 
     bool contains(const Point& p) const;
+    /// The same body: meshes and images compared by their content (a case read twice
+    /// holds two copies of one file's surface).
+    bool operator==(const Body& o) const {
+        const bool same_mesh = mesh == o.mesh || (mesh && o.mesh && mesh->triangles() == o.mesh->triangles());
+        const bool same_voxels = voxels == o.voxels || (voxels && o.voxels && *voxels == *o.voxels);
+        return kind == o.kind && min == o.min && max == o.max && center == o.center && radius == o.radius &&
+               axis == o.axis && same_mesh && same_voxels;
+    }
     /// contains() for p or any of its images one period away along the axes with
     /// wrap[a] > 0 (the period): a body seen across a periodic face.
     bool contains_wrapped(const Point& p, const std::array<int, 3>& wrap) const;

@@ -38,6 +38,7 @@ struct Voxels {
         for (std::size_t a = 0; a < 3; ++a) u[a] = origin[a] + (n[a] - 0.5) * spacing;
         return u;
     }
+    bool operator==(const Voxels&) const = default;
 };
 
 }  // namespace barracuda::geometry

@@ -981,7 +981,38 @@ sim::CaseSpec parse_case_string(std::string_view toml_text, const std::vector<st
     sim::check_case(spec);
     spec.canonical = canonical_text(root, spec);
     spec.fingerprint = fingerprint(spec.canonical);
+    spec.source = source;
     return spec;
+}
+
+namespace {
+/// A canonical text as TOML that reads back as the case: write_canonical heads the
+/// elements of an array of tables [name.0], [name.1], ... (in order), which TOML would
+/// read as a table of tables; they become [[name]].
+std::string readable(const std::string& canonical) {
+    std::istringstream in(canonical);
+    std::string line, out;
+    while (std::getline(in, line)) {
+        const auto dot = line.rfind('.');
+        if (line.size() > 2 && line.front() == '[' && line.back() == ']' && dot != std::string::npos &&
+            dot + 2 < line.size() &&
+            line.find_first_not_of("0123456789", dot + 1) == line.size() - 1)
+            line = "[[" + line.substr(1, dot - 1) + "]]";
+        out += line + '\n';
+    }
+    return out;
+}
+}  // namespace
+
+bool same_case(const std::string& canonical_a, const std::string& canonical_b, std::string_view source) {
+    try {
+        const sim::CaseSpec a = parse_case_string(readable(canonical_a), {}, source);
+        sim::CaseSpec b = parse_case_string(readable(canonical_b), {}, source);
+        b.canonical = a.canonical, b.fingerprint = a.fingerprint;
+        return a == b;
+    } catch (const std::exception&) {
+        return false;  // a text this build no longer reads (keys renamed since): not shown to be the same
+    }
 }
 
 sim::CaseSpec parse_case_file(const std::filesystem::path& file, const std::vector<std::string>& overrides) {

@@ -21,6 +21,12 @@ sim::CaseSpec parse_case_string(std::string_view toml_text, const std::vector<st
                                 std::string_view source_name = "case");
 sim::CaseSpec parse_case_file(const std::filesystem::path& file, const std::vector<std::string>& overrides = {});
 
+/// Whether two canonical case texts (sim::CaseSpec::canonical) describe the same case
+/// once read: a key given with its default value, or a value written differently (1
+/// and 1.0), changes the text but not the case. `source`: the case file both came
+/// from, for its relative obstacle files. False when either text cannot be read.
+bool same_case(const std::string& canonical_a, const std::string& canonical_b, std::string_view source);
+
 /// The built-in default case (a 3D lid-driven cavity), as TOML text, so that
 /// it passes through the same parser and checks as any case file.
 std::string_view default_case_toml();

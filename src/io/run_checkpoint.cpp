@@ -1,5 +1,7 @@
 #include "io/run_checkpoint.hpp"
 
+#include "io/case_file.hpp"
+
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
@@ -18,8 +20,12 @@ namespace barracuda::io {
 
 namespace {
 
-/// The first line of a tag: its fields (the canonical case text follows on the next lines).
-std::string fields_of(const std::string& tag) { return tag.substr(0, tag.find('\n')); }
+/// The first line of a tag without its case fingerprint: the run's fields (the
+/// canonical case text follows on the next lines; the case is compared on its own).
+std::string fields_of(const std::string& tag) {
+    const std::string line = tag.substr(0, tag.find('\n'));
+    return line.compare(0, 5, "case=") == 0 ? line.substr(std::min(line.size(), line.find(' ') + 1)) : line;
+}
 
 /// "key = value" per "table.key" of a canonical case text (sim::CaseSpec::canonical).
 std::map<std::string, std::string> case_entries(const std::string& text) {
@@ -39,8 +45,33 @@ std::map<std::string, std::string> case_entries(const std::string& text) {
     return out;
 }
 
-/// The keys whose values differ between two canonical case texts, as "key: a -> b".
-std::string case_differences(const std::string& was, const std::string& now) {
+/// `text` (a canonical case text) with the entry "table.key" set to `value`, or removed
+/// when `value` is empty; an entry it lacks is added under its table.
+std::string with_entry(const std::string& text, const std::string& entry, const std::string& value) {
+    const auto dot = entry.rfind('.');
+    const std::string table = dot == std::string::npos ? "" : entry.substr(0, dot), key = entry.substr(dot + 1);
+    std::istringstream in(text);
+    std::string line, current, out;
+    bool done = false;
+    while (std::getline(in, line)) {
+        if (!line.empty() && line.front() == '[') {
+            if (!done && current == table && !value.empty()) out += key + " = " + value + "\n", done = true;
+            current = line.substr(1, line.find(']') - 1);
+        } else if (current == table && line.compare(0, key.size() + 3, key + " = ") == 0) {
+            if (!value.empty()) out += key + " = " + value + "\n";
+            done = true;
+            continue;
+        }
+        out += line + "\n";
+    }
+    if (!done && !value.empty()) out += (current == table ? "" : "[" + table + "]\n") + key + " = " + value + "\n";
+    return out;
+}
+
+/// The keys whose values differ between two canonical case texts and change the case,
+/// as "key: a -> b": a key given in one with its default value (or written otherwise)
+/// is not shown, as it does not make the cases differ (io::same_case).
+std::string case_differences(const std::string& was, const std::string& now, const std::string& source) {
     const auto a = case_entries(was), b = case_entries(now);
     std::string out;
     int shown = 0;
@@ -54,6 +85,8 @@ std::string case_differences(const std::string& was, const std::string& now) {
         return std::string(b);
     };
     auto add = [&](const std::string& key, const std::string& x, const std::string& y) {
+        // Immaterial: `now` with this entry as in `was` is still the same case as `now`.
+        if (same_case(now, with_entry(now, key, a.count(key) ? x : ""), source)) return;
         if (shown++ < 6) out += (out.empty() ? "" : ", ") + key + ": " + shown_value(x) + " -> " + shown_value(y);
     };
     for (const auto& [k, v] : a) {
@@ -68,7 +101,7 @@ std::string case_differences(const std::string& was, const std::string& now) {
 }
 
 std::string tag_field(const std::string& full, const std::string& key) {
-    const std::string tag = fields_of(full);
+    const std::string tag = full.substr(0, full.find('\n'));
     const auto at = tag.find(key + "=");
     if (at == std::string::npos) return {};
     const auto from = at + key.size() + 1;
@@ -113,7 +146,7 @@ std::string missing(const std::filesystem::path& path) {
 
 RunCheckpoints::RunCheckpoints(const sim::CaseSpec& spec, const parallel::Subdomain& sub,
                                std::filesystem::path directory)
-    : steps_(spec.run.steps) {
+    : steps_(spec.run.steps), source_(spec.source) {
     const auto& d = sub.dims;
     // The force samples' interval: forces.interval, or output.interval when it is not
     // given, which a restart may change.
@@ -212,10 +245,13 @@ RunCheckpoints::Resumed RunCheckpoints::restore(sim::Simulation& sim) const {
     Resumed r;
     r.file = file;
     if (c && error.empty()) {
-        if (tag_field(c->tag, "case") != tag_field(tag_, "case")) {
-            const auto at = c->tag.find('\n');
+        const auto at = c->tag.find('\n');
+        const bool same = tag_field(c->tag, "case") == tag_field(tag_, "case") ||
+                          (at != std::string::npos &&
+                           same_case(c->tag.substr(at + 1), tag_.substr(tag_.find('\n') + 1), source_));
+        if (!same) {
             const std::string differ =
-                at == std::string::npos ? std::string() : case_differences(c->tag.substr(at + 1), tag_.substr(tag_.find('\n') + 1));
+                at == std::string::npos ? std::string() : case_differences(c->tag.substr(at + 1), tag_.substr(tag_.find('\n') + 1), source_);
             error = "--restart: " + file.string() + " was written by another case" +
                     (differ.empty() ? std::string() : " (" + differ + ")") +
                     "; a restart may change run.steps, run.backend, [output] and the title only";

@@ -36,6 +36,7 @@ struct MrtRates {
     double s_q = 0;    // heat flux
     double s_pi = 0;   // D3Q19 only: fourth-order stress-like moments
     double s_m = 0;    // D3Q19 only: third-order antisymmetric moments
+    bool operator==(const MrtRates&) const = default;
 };
 
 struct ModelSpec {
@@ -50,6 +51,7 @@ struct ModelSpec {
     double trt_magic = 3.0 / 16.0;  // TRT magic parameter Lambda
     double smagorinsky = 0;         // Smagorinsky constant C of the LES closure (0: none; physics/les.hpp)
     MrtRates mrt;
+    bool operator==(const ModelSpec&) const = default;
 };
 
 /// A solid obstacle of the case: a geometric body (geometry/shapes.hpp: box, sphere,
@@ -77,6 +79,7 @@ struct Obstacle : geometry::Body {
     /// Whether its solid nodes need a number in the node class (kernel::moving_solid).
     bool numbered() const { return moving() || thermal.has_value(); }
     const geometry::Body& body() const { return *this; }
+    bool operator==(const Obstacle&) const = default;
 };
 
 /// At most this many obstacles may move (their velocities travel with every kernel
@@ -117,6 +120,7 @@ struct ThermalSpec {
     std::array<std::string, 6> face_expressions{};
     /// The initial temperature where it is one number (the reference where it is an expression).
     double expression_free_initial() const;
+    bool operator==(const ThermalSpec&) const = default;
 };
 
 struct RunSpec {
@@ -126,6 +130,7 @@ struct RunSpec {
     std::int64_t check_interval = 100;  // steps between stability / steady-state checks
     double density_min = 0.1, density_max = 10.0;  // stability watch: sane density range
     BackendChoice backend = BackendChoice::Auto;
+    bool operator==(const RunSpec&) const = default;
 };
 
 struct OutputSpec {
@@ -138,6 +143,7 @@ struct OutputSpec {
     bool zlib = false;   // compress VTK appended data
     int slice_axis = 2;  // PNG slice normal (0 x, 1 y, 2 z); 2D lattices always use z
     double slice_position = 0.5;  // fraction of the domain along slice_axis
+    bool operator==(const OutputSpec&) const = default;
 };
 
 /// Forces on named obstacles by momentum exchange, written to forces.csv
@@ -149,6 +155,7 @@ struct ForceReportSpec {
     int flow_axis = 0;                   // drag along it (0 = x, 1 = y, 2 = z)
     int lift_axis = 1;                   // lift along it
     std::int64_t interval = 0;           // steps between samples; 0: output.interval if > 0, else run.check_interval
+    bool operator==(const ForceReportSpec&) const = default;
 };
 
 /// Probes: the fields at points, every `interval` steps, written to probes.csv
@@ -159,6 +166,7 @@ struct ProbeSpec {
     std::vector<std::array<double, 3>> points;
     std::int64_t interval = 0;  // steps between samples; 0: output.interval if > 0, else run.check_interval
     double period = 0;          // an SI case's probes.period (s), made the interval
+    bool operator==(const ProbeSpec&) const = default;
 };
 
 /// Time-averaged fields over a window of steps ([average]; sim/monitors.hpp): the mean
@@ -177,6 +185,7 @@ struct AverageSpec {
     /// is the lowest axis that is not the normal), at these coordinates of its first
     /// in-plane axis (node coordinates): profiles of the mean speed and temperature.
     std::vector<double> profiles;
+    bool operator==(const AverageSpec&) const = default;
 };
 
 struct CaseSpec {
@@ -207,12 +216,16 @@ struct CaseSpec {
     /// (what a restart may change), with the relaxation time as model.tau whether the
     /// case gave tau or the viscosity. One "key = value" per line under [table] lines.
     std::string canonical;
+    /// Where the case was read from (io::parse_case_file: the file, beside which relative
+    /// obstacle files are found), for reading its canonical text again (io::same_case).
+    std::string source;
 
     std::int64_t cells() const { return std::int64_t(size[0]) * size[1] * size[2]; }
     /// Whether the lattice stores one sub-lattice only (D3Q13, storage::Grid::sublattice).
     bool stores_sublattice() const { return lattice::stores_sublattice(model.lattice); }
     /// Nodes the lattice stores and updates: every cell, or half of them on D3Q13.
     std::int64_t stored_nodes() const { return stores_sublattice() ? cells() / 2 : cells(); }
+    bool operator==(const CaseSpec&) const = default;
 };
 
 /// Steps between force samples: forces.interval, or its default.

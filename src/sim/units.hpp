@@ -39,6 +39,7 @@ struct UnitsSpec {
     double pressure_of(double lattice_density) const {
         return (lattice_density - 1.0) / 3.0 * density * velocity_scale() * velocity_scale();
     }
+    bool operator==(const UnitsSpec&) const = default;
 };
 
 struct CaseSpec;
