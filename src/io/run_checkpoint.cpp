@@ -111,17 +111,9 @@ std::string tag_field(const std::string& full, const std::string& key) {
 /// Every rank's error text (empty where it had none); throws the first on every rank.
 void share_verdict(const std::string& mine) {
     const auto& comm = parallel::Comm::world();
-    if (comm.size() == 1) {
-        if (!mine.empty()) throw CaseError(mine);
-        return;
-    }
-    if (!comm.any(!mine.empty())) return;
-    for (int r = 0; r < comm.size(); ++r) {
-        std::vector<unsigned char> text;
-        if (comm.rank() == r) text.assign(mine.begin(), mine.end());
-        comm.broadcast(text, r);
-        if (!text.empty()) throw CaseError("rank " + std::to_string(r) + ": " + std::string(text.begin(), text.end()));
-    }
+    const auto first = comm.first_problem(mine.empty() ? 0 : 1, mine);
+    if (first.kind == 0) return;
+    throw CaseError(comm.size() == 1 ? first.text : "rank " + std::to_string(first.rank) + ": " + first.text);
 }
 
 /// Why there is no checkpoint at `path`; a run on another number of ranks names its files otherwise.

@@ -213,6 +213,17 @@ bool Comm::any(bool flag) const {
     return v != 0;
 }
 
+Comm::Problem Comm::first_problem(int kind, const std::string& text) const {
+    if (!any(kind != 0)) return {};
+    for (int r = 0; r < size_; ++r) {
+        std::vector<unsigned char> bytes;
+        if (r == rank_) bytes.push_back(static_cast<unsigned char>(kind)), bytes.insert(bytes.end(), text.begin(), text.end());
+        broadcast(bytes, r);
+        if (!bytes.empty() && bytes[0] != 0) return {r, bytes[0], std::string(bytes.begin() + 1, bytes.end())};
+    }
+    return {};
+}
+
 void Comm::barrier() const {
 #ifdef BARRACUDA_WITH_MPI
     if (mpi_) MPI_Barrier(MPI_COMM_WORLD);

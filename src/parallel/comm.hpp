@@ -70,6 +70,14 @@ public:
     std::vector<double> sum(const std::vector<double>& values) const;
     /// Logical or of a flag over all ranks (e.g. "some rank failed").
     bool any(bool flag) const;
+    /// A problem that one rank may meet alone (kind 0: none; the kinds are the caller's),
+    /// made every rank's: the lowest rank's with one, or {-1, 0, ""} when none has one.
+    /// Collective; so that no rank waits for another that has stopped.
+    struct Problem {
+        int rank = -1, kind = 0;
+        std::string text;
+    };
+    Problem first_problem(int kind, const std::string& text) const;
     void barrier() const;
     /// Ends every rank of the run with `code` (after an error one rank cannot share).
     [[noreturn]] void abort(int code) const;

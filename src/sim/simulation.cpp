@@ -355,25 +355,12 @@ void Simulation::shared_verdict(const std::function<void()>& phase) {
     } catch (const ResourceError& e) {
         problem = e.what(), kind = 2;
     }
-    if (comm.size() == 1) {
-        if (kind == 1) throw CaseError(problem);
-        if (kind == 2) throw ResourceError(problem);
-        return;
-    }
-    struct Verdict {
-        int kind;
-        char text[500];
-    } mine{kind, {}};
-    problem.copy(mine.text, sizeof mine.text - 1);
-    const auto all = comm.all_gather(&mine, sizeof mine);
-    for (int r = 0; r < comm.size(); ++r) {
-        Verdict v;
-        std::memcpy(&v, all.data() + std::size_t(r) * sizeof v, sizeof v);
-        if (v.kind == 0) continue;
-        const std::string text = (kind != 0 ? problem : "rank " + std::to_string(r) + ": " + std::string(v.text));
-        if (v.kind == 1) throw CaseError(text);
-        throw ResourceError(text);
-    }
+    const auto first = comm.first_problem(kind, problem);
+    if (first.kind == 0) return;
+    // Another rank's problem names it; this rank's own is said as it is.
+    const std::string text = kind != 0 ? problem : "rank " + std::to_string(first.rank) + ": " + first.text;
+    if (first.kind == 1) throw CaseError(text);
+    throw ResourceError(text);
 }
 
 void Simulation::prepare(BackendChoice backend) {
@@ -619,7 +606,9 @@ RunResult Simulation::run(OutputSink* sink, const std::function<void(const Progr
     };
     // `track`: the observation is the steady-state test's new reference (a check step);
     // a check at another step (before a checkpoint) watches the stability alone.
-    auto check = [&](std::int64_t step, bool track = true) {
+    // `release`: the pending samples are good once the check passes; false where the
+    // caller has already found a bad state and only wants the cell named.
+    auto check = [&](std::int64_t step, bool track = true, bool release = true) {
         const auto o = observe_all(steady_test && track);
         if (o.bad_cell >= 0) {
             const auto& n = spec_.size;
@@ -641,7 +630,7 @@ RunResult Simulation::run(OutputSink* sink, const std::function<void(const Progr
             diverged(m.str());
         }
         result.last = o;
-        release_samples();
+        if (release) release_samples();
         return o;
     };
     // The fields of an output instant are checked as they are written, by the stability
@@ -657,7 +646,7 @@ RunResult Simulation::run(OutputSink* sink, const std::function<void(const Progr
             p.add_cell(std::int64_t(c), rho[c], u[3 * c], u[3 * c + 1], u[3 * c + 2], run.density_min, run.density_max);
         for (std::size_t c = 0; c < temperature.size(); ++c) p.add_scalar(std::int64_t(c), temperature[c]);
         if (parallel::Comm::world().any(p.bad_cell != INT64_MAX)) {
-            check(step, false);  // names the cell (every rank)
+            check(step, false, false);  // names the cell (every rank); the samples wait for the verdict
             diverged("the run diverged at step " + std::to_string(step) +
                      ": its fields leave the stability watch's range. The last good output is kept; lower the "
                      "velocity, raise tau (viscosity) or refine the grid.");
