@@ -129,7 +129,7 @@ TEST(Half, FlowPopulationsAreScaled) {
     using Flow = storage::TwoCopy<lattice::D3Q19, Half, float>;
     using Scalar = storage::TwoCopy<lattice::D3Q7, Half, float>;
     static_assert(Flow::E == 13 && Scalar::E == 0);
-    std::vector<Half> a(4), b(4);
+    std::vector<Half> a(2 * 4), b(2 * 4);  // populations 0 and 1 of 4 cells (found by AddressSanitizer: was 4)
     const Flow flow{a.data(), b.data(), 4};
     for (const float v : {3.0e-7f, -1.0e-6f, 0.25f, 7.99f}) {
         flow.put(1, 0, 0, true, v);

@@ -24,6 +24,7 @@
 #include "backend/engine.hpp"
 #include "backend/offered.hpp"
 #include "common/error.hpp"
+#include "io/case_file.hpp"
 #include "parallel/comm.hpp"
 #include "parallel/decomposition.hpp"
 #include "sim/simulation.hpp"
@@ -436,6 +437,140 @@ void print_table_row(const Result& r) {
     std::fflush(stdout);
 }
 
+// ---- Cases (--case FILE) ------------------------------------------------------------------------------
+
+/// A case's own engine, stepped as a run steps it (time-dependent faces included, no
+/// output, checks or monitors), and the same box without its boundaries and obstacles:
+/// the case's MLUPS as a fraction of the bulk-only MLUPS it could reach (issue 20: cases
+/// with obstacles and open faces against the same box's bulk speed).
+struct CaseResult {
+    std::string file, engine, bulk_note;
+    std::int64_t cells = 0, steps = 0, warmup_steps = 0;
+    std::vector<double> mlups_all, bulk_mlups_all;
+    double mlups = 0, bulk_mlups = 0, bytes_per_cell = 0, gbps = 0, percent_of_copy = 0;
+};
+
+/// The median MLUPS of `repetitions` runs of `steps` steps after `warmup` (whole pairs of
+/// steps for the in-place pattern, whose even and odd steps differ), over every rank.
+double time_steps(sim::Simulation& s, std::int64_t cells, std::int64_t steps, std::int64_t warmup, int repetitions,
+                  std::vector<double>& all) {
+    const auto& comm = parallel::Comm::world();
+    s.advance(warmup);
+    for (int rep = 0; rep < repetitions; ++rep) {
+        comm.barrier();
+        const auto t0 = std::chrono::steady_clock::now();
+        s.advance(steps);
+        comm.barrier();
+        const double sec = comm.max(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+        all.push_back(double(cells) * double(steps) / sec / 1e6);
+    }
+    auto sorted = all;
+    std::sort(sorted.begin(), sorted.end());
+    const std::size_t m = sorted.size();
+    return m % 2 ? sorted[m / 2] : 0.5 * (sorted[m / 2 - 1] + sorted[m / 2]);
+}
+
+/// The case's box and model with every axis periodic (the 2D lattices' z as it is) and
+/// no faces, obstacles, thermal faces or monitors: every cell a bulk cell.
+sim::CaseSpec bulk_only(sim::CaseSpec s) {
+    const bool two_d = s.size[2] == 1;
+    for (int a = 0; a < (two_d ? 2 : 3); ++a) {
+        s.periodic[std::size_t(a)] = true;
+        for (int side = 0; side < 2; ++side) {
+            s.faces[std::size_t(2 * a + side)] = boundary::FaceSpec{};
+            s.faces[std::size_t(2 * a + side)].type = boundary::FaceType::Periodic;
+            s.thermal.faces[std::size_t(2 * a + side)].reset();
+            s.thermal.face_expressions[std::size_t(2 * a + side)].clear();
+        }
+    }
+    s.obstacles.clear();
+    s.forces = {};
+    s.probes = {};
+    s.average = {};
+    s.decomposition = {0, 0, 0};
+    return s;
+}
+
+int bench_cases(const Header& h, sim::BackendChoice b, const BenchOptions& o) {
+    const auto& comm = parallel::Comm::world();
+    const bool lead = comm.rank() == 0, cuda = b == sim::BackendChoice::Cuda;
+    if (lead && !o.json) {
+        std::printf("barracuda bench | %s (%s) | commit %s\n", h.device.c_str(), h.backend.c_str(), BARRACUDA_COMMIT);
+        std::printf("command: %s\n", o.command_line.c_str());
+        std::printf("copy bandwidth (read+write bytes, 2 x %s buffers, median of %d): kernel %.1f GB/s\n",
+                    format_bytes(double(h.copy.bytes)).c_str(), h.copy.repetitions, h.copy.kernel_gbps);
+        std::printf("each case stepped as a run steps it (no output, checks or monitors); bulk only = the same box "
+                    "and model, periodic, without faces and obstacles; MLUPS: median of %d repetitions\n",
+                    o.repetitions);
+        std::printf("%-28s %11s %7s %10s %6s %8s %6s %11s %7s  %s\n", "case", "cells", "steps", "MLUPS", "B/cell",
+                    "GB/s", "%copy", "bulk only", "ratio", "engine");
+        std::fflush(stdout);
+    }
+    std::vector<CaseResult> results;
+    for (const auto& file : o.cases) {
+        CaseResult r;
+        r.file = file;
+        const sim::CaseSpec spec = io::parse_case_file(file, o.overrides);
+        r.cells = spec.stored_nodes();
+        const double target_updates = (cuda ? 4e9 : 2e7) * comm.size();
+        r.steps = o.steps > 0 ? o.steps : std::max<std::int64_t>(2, std::int64_t(target_updates / double(r.cells)));
+        r.warmup_steps = std::max<std::int64_t>(2, r.steps / 4);
+        if (spec.model.streaming == storage::Pattern::InPlace) r.steps += r.steps % 2, r.warmup_steps += r.warmup_steps % 2;
+        {
+            sim::Simulation s(spec, b);
+            r.engine = s.engine().description();
+            r.mlups = time_steps(s, r.cells, r.steps, r.warmup_steps, o.repetitions, r.mlups_all);
+            r.bytes_per_cell = double(s.engine().bytes_per_cell_update());
+        }
+        r.gbps = r.mlups * r.bytes_per_cell / 1e3;
+        r.percent_of_copy = h.copy.kernel_gbps > 0 ? 100.0 * r.gbps / (h.copy.kernel_gbps * comm.size()) : 0.0;
+        try {
+            sim::Simulation s(bulk_only(spec), b);
+            r.bulk_mlups = time_steps(s, r.cells, r.steps, r.warmup_steps, o.repetitions, r.bulk_mlups_all);
+        } catch (const CaseError& e) {
+            r.bulk_note = std::string("bulk only not measured: ") + e.what();
+        }
+        if (lead && !o.json) {
+            std::printf("%-28s %11lld %7lld %10.1f %6.0f %8.1f %6.1f ", file.c_str(), static_cast<long long>(r.cells),
+                        static_cast<long long>(r.steps), r.mlups, r.bytes_per_cell, r.gbps, r.percent_of_copy);
+            if (r.bulk_mlups > 0) std::printf("%11.1f %6.1f%%  %s\n", r.bulk_mlups, 100.0 * r.mlups / r.bulk_mlups, r.engine.c_str());
+            else std::printf("%11s %7s  %s (%s)\n", "-", "-", r.engine.c_str(), r.bulk_note.c_str());
+            std::fflush(stdout);
+        }
+        results.push_back(r);
+    }
+    if (lead && o.json) {
+        const auto list = [](const std::vector<double>& v) {
+            std::string t = "[";
+            for (std::size_t k = 0; k < v.size(); ++k) t += (k ? ", " : "") + json_number(v[k]);
+            return t + "]";
+        };
+        std::string j = "{\n";
+        j += "  \"device\": " + json_string(h.device) + ",\n";
+        j += "  \"backend\": " + json_string(h.backend) + ",\n";
+        j += "  \"commit\": " + json_string(BARRACUDA_COMMIT) + ",\n";
+        j += "  \"command\": " + json_string(o.command_line) + ",\n";
+        j += "  \"ranks\": " + json_int(comm.size()) + ",\n";
+        j += "  \"copy_bandwidth\": {\"kernel_gbps\": " + json_number(h.copy.kernel_gbps) + "},\n";
+        j += "  \"cases\": [";
+        for (std::size_t k = 0; k < results.size(); ++k) {
+            const auto& r = results[k];
+            j += std::string(k ? "," : "") + "\n    {\"case\": " + json_string(r.file) + ", \"engine\": " +
+                 json_string(r.engine) + ", \"cells\": " + json_int(r.cells) + ", \"steps\": " + json_int(r.steps) +
+                 ", \"warmup_steps\": " + json_int(r.warmup_steps) + ", \"mlups\": " + json_number(r.mlups) +
+                 ", \"mlups_all\": " + list(r.mlups_all) + ", \"bytes_per_cell\": " + json_number(r.bytes_per_cell) +
+                 ", \"gbps\": " + json_number(r.gbps) + ", \"percent_of_copy\": " + json_number(r.percent_of_copy) +
+                 ", \"bulk_only_mlups\": " + (r.bulk_mlups > 0 ? json_number(r.bulk_mlups) : "null") +
+                 ", \"bulk_only_mlups_all\": " + list(r.bulk_mlups_all) + ", \"ratio\": " +
+                 (r.bulk_mlups > 0 ? json_number(r.mlups / r.bulk_mlups) : "null") +
+                 (r.bulk_note.empty() ? "" : ", \"note\": " + json_string(r.bulk_note)) + "}";
+        }
+        j += "\n  ]\n}\n";
+        std::fwrite(j.data(), 1, j.size(), stdout);
+    }
+    return Ok;
+}
+
 template <class T>
 std::vector<T> or_default(const std::vector<T>& v, T d) {
     return v.empty() ? std::vector<T>{d} : v;
@@ -470,6 +605,7 @@ int bench_command(const BenchOptions& o) {
         // After the copy buffers are gone: what an engine could have.
         h.available_memory = sim::available_memory(b);
         h.memory_source = cuda ? "free GPU memory" : "host MemAvailable";
+        if (!o.cases.empty()) return bench_cases(h, b, o);
 
         std::vector<Config> configs;
         for (const auto& l : or_default(o.lattices, std::string("D3Q19")))

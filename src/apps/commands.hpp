@@ -39,6 +39,9 @@ struct BenchOptions {
     /// Under mpirun: each rank a `size` block (weak scaling) instead of one `size` box
     /// split over the ranks (strong scaling).
     bool weak = false;
+    /// --case FILE: each case's own engine against the same box without boundaries
+    /// (the axes above are then not used); --set overrides apply to every case.
+    std::vector<std::string> cases, overrides;
     std::string command_line;  // as typed, for the report
 };
 int bench_command(const BenchOptions& options);

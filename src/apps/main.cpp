@@ -102,31 +102,39 @@ int run_main(int argc, char** argv) {
     auto* bench_cmd = app.add_subcommand(
         "bench", "Measure the copy bandwidth, then the stream-collide kernel for each configuration asked for "
                  "(MLUPS, bytes/cell, GB/s, % of copy bandwidth, memory)");
-    bench_cmd->add_option("--size", bench.sizes, "Cube edge N (N^3 cells; N^2 for D2Q9); several values or repeated")
+    std::vector<CLI::Option*> axes;  // what --case leaves to the case file
+    axes.push_back(bench_cmd->add_option("--size", bench.sizes, "Cube edge N (N^3 cells; N^2 for D2Q9); several values or repeated")
         ->check(whole_number(1 << 20))
-        ->delimiter(',');
-    bench_cmd->add_option("--lattice", bench.lattices,
+        ->delimiter(','));
+    axes.push_back(bench_cmd->add_option("--lattice", bench.lattices,
                           "D2Q9, D3Q13, D3Q15, D3Q19 or D3Q27 (default D3Q19); several values or repeated")
         ->check(CLI::IsMember({"D2Q9", "D3Q13", "D3Q15", "D3Q19", "D3Q27"}))
-        ->delimiter(',');
-    bench_cmd->add_option("--collision", bench.collisions, "bgk, trt, mrt or regularized (default bgk); several values or repeated")
+        ->delimiter(','));
+    axes.push_back(bench_cmd->add_option("--collision", bench.collisions, "bgk, trt, mrt or regularized (default bgk); several values or repeated")
         ->check(CLI::IsMember({"bgk", "trt", "mrt", "regularized", "entropic"}))
-        ->delimiter(',');
-    bench_cmd->add_option("--precision", bench.precisions, "fp64, fp32 or fp16 (default fp32); several values or repeated")
+        ->delimiter(','));
+    axes.push_back(bench_cmd->add_option("--precision", bench.precisions, "fp64, fp32 or fp16 (default fp32); several values or repeated")
         ->check(CLI::IsMember({"fp64", "fp32", "fp16"}))
-        ->delimiter(',');
-    bench_cmd->add_option("--streaming", bench.streamings, "two-copy or in-place (default two-copy); several values or repeated")
+        ->delimiter(','));
+    axes.push_back(bench_cmd->add_option("--streaming", bench.streamings, "two-copy or in-place (default two-copy); several values or repeated")
         ->check(CLI::IsMember({"two-copy", "in-place"}))
-        ->delimiter(',');
-    bench_cmd->add_option("--scalar", bench.scalars,
+        ->delimiter(','));
+    axes.push_back(bench_cmd->add_option("--scalar", bench.scalars,
                           "A coupled temperature lattice: none, D3Q7, D3Q6 (3D) or D2Q5, D2Q4 (D2Q9) (default none); "
                           "several values or repeated")
         ->check(CLI::IsMember({"none", "D2Q4", "D2Q5", "D3Q6", "D3Q7"}))
-        ->delimiter(',');
-    bench_cmd->add_option("--smagorinsky", bench.smagorinsky,
+        ->delimiter(','));
+    axes.push_back(bench_cmd->add_option("--smagorinsky", bench.smagorinsky,
                           "Smagorinsky constant of the LES closure (default 0: none); several values or repeated")
         ->check(CLI::Range(0.0, 1.0))
-        ->delimiter(',');
+        ->delimiter(','));
+    auto* case_opt = bench_cmd->add_option("--case", bench.cases,
+                                           "A case file: its own engine (faces, obstacles) stepped as a run steps it, "
+                                           "against the same box and model without boundaries; repeated for several")
+                         ->check(CLI::ExistingFile);
+    for (auto* axis : axes) case_opt->excludes(axis);
+    bench_cmd->add_option("--set", bench.overrides, "KEY=VALUE: override a key of every --case file (as run --set)")
+        ->needs(case_opt);
     bench_cmd->add_option("--backend", bench.backend, "auto, cpu or cuda")->check(CLI::IsMember({"auto", "cpu", "cuda"}));
     bench_cmd->add_option("--steps", bench.steps, "Timed steps per repetition (default: from the size)")
         ->check(whole_number(INT32_MAX));

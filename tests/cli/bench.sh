@@ -127,6 +127,31 @@ else
     ((ok)) && echo "ok   bench table: header, 2 rows and 2 skipped lines" || show_run
 fi
 
+# --- a case file against the same box without boundaries (issue 20) ----------------------------
+channel_case "bench case" 25 50 >"$T/channel.toml"
+bench --json --case "$T/channel.toml" --set model.collision=bgk "${FAST[@]}"
+if [[ $rc != 0 ]]; then
+    fail "bench --case: exit code $rc, expected 0"
+    show_run
+elif ! python3 - "$T/stdout" 2>"$T/check" <<'EOF2'
+import json, sys
+d = json.load(open(sys.argv[1]))
+(c,) = d["cases"]
+assert c["engine"].startswith("cpu D2Q9 bgk"), c["engine"]  # --set reached the case
+assert c["cells"] == 60 * 22 and c["steps"] == 2, c
+assert c["mlups"] > 0 and c["bulk_only_mlups"] > 0, c
+assert abs(c["ratio"] - c["mlups"] / c["bulk_only_mlups"]) < 1e-4 * c["ratio"], c
+assert len(c["mlups_all"]) == 2 and len(c["bulk_only_mlups_all"]) == 2, c
+EOF2
+then
+    fail "bench --case --json: $(cat "$T/check")"
+else
+    echo "ok   bench --case: the case and its box without boundaries, the ratio"
+fi
+bench --case "$T/channel.toml" --size 16 "${FAST[@]}"
+[[ $rc == 2 ]] && grep -qF -- "--size excludes --case" "$T/stderr" && echo "ok   bench --case with --size exits 2" ||
+    { fail "bench --case --size: exit $rc, expected 2 naming the conflict"; show_run; }
+
 # --- bad values are command-line errors -------------------------------------------------------
 f0=$failures
 for args in "--precision fp8" "--streaming ab" "--size 0" "--lattice D3Q12" "--copy-bytes 10"; do
