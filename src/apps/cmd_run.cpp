@@ -260,7 +260,7 @@ int run_command(const RunOptions& options) {
             std::cout << "checkpoint: " << checkpoints->path().filename().string()
                       << (comm.size() > 1 ? " (one per rank)" : "") << " at step " << r.steps << ", every "
                       << schedule.every << " steps; go on with --restart " << writer.directory().path.string()
-                      << " --set run.steps=N\n";
+                      << (spec.run.time > 0 ? " --set run.time=SECONDS\n" : " --set run.steps=N\n");
         return Ok;
     } catch (const CaseError& e) {  // raised on every rank alike (sim::Simulation shares the verdict)
         progress.finish();

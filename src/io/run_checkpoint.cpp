@@ -1,7 +1,5 @@
 #include "io/run_checkpoint.hpp"
 
-#include "io/case_file.hpp"
-
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
@@ -14,6 +12,7 @@
 #include <vector>
 
 #include "common/error.hpp"
+#include "io/case_file.hpp"
 #include "parallel/comm.hpp"
 
 namespace barracuda::io {
@@ -138,7 +137,7 @@ std::string missing(const std::filesystem::path& path) {
 
 RunCheckpoints::RunCheckpoints(const sim::CaseSpec& spec, const parallel::Subdomain& sub,
                                std::filesystem::path directory)
-    : steps_(spec.run.steps), source_(spec.source) {
+    : steps_(spec.run.steps), si_time_(spec.run.time > 0), source_(spec.source) {
     const auto& d = sub.dims;
     // The force samples' interval: forces.interval, or output.interval when it is not
     // given, which a restart may change.
@@ -232,7 +231,9 @@ RunCheckpoints::Resumed RunCheckpoints::restore(sim::Simulation& sim) const {
     }
     if (step >= steps_)
         throw CaseError("--restart: the checkpoint is at step " + std::to_string(step) + " and run.steps = " +
-                        std::to_string(steps_) + ": nothing left to run; raise run.steps (--set run.steps=N) to go on");
+                        std::to_string(steps_) + ": nothing left to run; " +
+                        (si_time_ ? "raise run.time (--set run.time=SECONDS)" : "raise run.steps (--set run.steps=N)") +
+                        " to go on");
 
     Resumed r;
     r.file = file;
@@ -246,7 +247,7 @@ RunCheckpoints::Resumed RunCheckpoints::restore(sim::Simulation& sim) const {
                 at == std::string::npos ? std::string() : case_differences(c->tag.substr(at + 1), tag_.substr(tag_.find('\n') + 1), source_);
             error = "--restart: " + file.string() + " was written by another case" +
                     (differ.empty() ? std::string() : " (" + differ + ")") +
-                    "; a restart may change run.steps, run.backend, [output] and the title only";
+                    "; a restart may change run.steps (run.time), run.backend, [output] and the title only";
         } else if (tag_field(c->tag, "forces_every") != tag_field(tag_, "forces_every")) {
             error = "--restart: " + file.string() + " was written by a run sampling forces every " +
                     tag_field(c->tag, "forces_every") + " steps, this one every " + tag_field(tag_, "forces_every") +

@@ -44,6 +44,7 @@ private:
     std::string tag_;  // "case=<fingerprint> ranks=<n> grid=<a>x<b>x<c> rank=<r>"
     std::string grid_;  // "<n> rank(s) as [a, b, c]", for messages
     std::int64_t steps_;
+    bool si_time_;        // the case gave run.time (SI), not run.steps
     std::string source_;  // the case file, for io::same_case
     std::filesystem::path path_;
     std::filesystem::path previous_;  // the checkpoint before the latest

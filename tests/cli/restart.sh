@@ -95,7 +95,7 @@ expect "no checkpoint" 3 "--restart: no checkpoint empty/checkpoint.bin (a run w
     run case.toml --backend $BACKEND -q --restart empty --set run.steps=300
 expect "not a directory" 3 "--restart: 'nowhere' is not a directory" -- \
     run case.toml --backend $BACKEND -q --restart nowhere
-expect "another case" 3 "was written by another case (model.tau: 0.65 -> 0.68); a restart may change run.steps, run.backend, [output] and the title only" -- \
+expect "another case" 3 "was written by another case (model.tau: 0.65 -> 0.68); a restart may change run.steps (run.time), run.backend, [output] and the title only" -- \
     run case.toml --backend $BACKEND -q --restart part --set run.steps=300 --set model.viscosity=0.06
 expect "nothing left to run" 3 "the checkpoint is at step 280 and run.steps = 280: nothing left to run; raise run.steps" -- \
     run case.toml --backend $BACKEND -q --restart part --set run.steps=280
@@ -151,5 +151,31 @@ grep -qF "done: 20 steps (from the checkpoint at step 320 to 340)" "$T/stdout" &
 expect "explicit defaults beside a change" 3 "was written by another case (model.collision: \"trt\" -> \"bgk\")" -- \
     run case.toml --backend $BACKEND -q --restart part --set run.steps=360 --set model.equilibrium=compressible \
     --set model.collision=bgk
+
+# An SI case gives run.time instead of run.steps: a restart may change it as it may
+# change run.steps (the canonical text leaves it out), and says so.
+cat >si.toml <<'CASE'
+title = "restart in seconds"
+[units]
+length = 0.1
+velocity = 0.01
+[model]
+lattice = "D2Q9"
+viscosity = 1e-5
+[domain]
+size = [32, 16]
+[boundary.y_max]
+type = "moving_wall"
+velocity = [0.01, 0]
+[run]
+time = 2
+[output]
+formats = ["vti"]
+CASE
+run_ok "SI case, 2 s" run si.toml --backend $BACKEND -q --out si --checkpoint-every 50
+grep -qF -- "--restart si --set run.time=SECONDS" "$T/stdout" || { fail "the SI case's checkpoint line does not say run.time"; show_run; }
+run_ok "SI case restarted to 3 s" run si.toml --backend $BACKEND -q --restart si --set run.time=3
+grep -qF "from the checkpoint at step" "$T/stdout" && echo "ok   an SI case's restart may change run.time" ||
+    { fail "the SI case's restart to 3 s did not go on from its checkpoint"; show_run; }
 
 cli_finish restart
