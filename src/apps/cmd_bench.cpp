@@ -149,6 +149,13 @@ std::string cpu_model() {
     return "CPU";
 }
 
+/// The median of the repetitions' MLUPS (the mean of the middle two for an even count).
+double median(std::vector<double> v) {
+    std::sort(v.begin(), v.end());
+    const std::size_t m = v.size();
+    return m % 2 ? v[m / 2] : 0.5 * (v[m / 2 - 1] + v[m / 2]);
+}
+
 // Under mpirun: a periodic box split over the ranks (sim::engine_setup of a case),
 // timed between barriers; MLUPS and GB/s count the whole box, %copy compares with
 // the ranks' combined copy bandwidth.
@@ -191,10 +198,7 @@ void run_config_ranks(Result& r, const sim::BackendChoice backend, const BenchOp
         const double sec = comm.max(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
         r.mlups_all.push_back(double(r.cells) * double(r.steps) / sec / 1e6);
     }
-    auto sorted = r.mlups_all;
-    std::sort(sorted.begin(), sorted.end());
-    const std::size_t m = sorted.size();
-    r.mlups = m % 2 ? sorted[m / 2] : 0.5 * (sorted[m / 2 - 1] + sorted[m / 2]);
+    r.mlups = median(r.mlups_all);
     r.bytes_per_cell = double(engine->bytes_per_cell_update());
     r.gbps = r.mlups * r.bytes_per_cell / 1e3;
     r.percent_of_copy = copy_gbps > 0 ? 100.0 * r.gbps / (copy_gbps * comm.size()) : 0.0;
@@ -273,10 +277,7 @@ void run_config(Result& r, const sim::BackendChoice backend, const BenchOptions&
         const double sec = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
         r.mlups_all.push_back(double(cells) * double(r.steps) / sec / 1e6);
     }
-    auto sorted = r.mlups_all;
-    std::sort(sorted.begin(), sorted.end());
-    const std::size_t m = sorted.size();
-    r.mlups = m % 2 ? sorted[m / 2] : 0.5 * (sorted[m / 2 - 1] + sorted[m / 2]);
+    r.mlups = median(r.mlups_all);
     r.bytes_per_cell = double(engine->bytes_per_cell_update());
     r.gbps = r.mlups * r.bytes_per_cell / 1e3;
     r.percent_of_copy = copy_gbps > 0 ? 100.0 * r.gbps / copy_gbps : 0.0;
@@ -396,13 +397,18 @@ void print_json(const Header& h, const BenchOptions& o, const std::vector<Result
     std::fwrite(j.data(), 1, j.size(), stdout);
 }
 
-void print_table_header(const Header& h, const BenchOptions& o) {
-    const bool cuda = h.backend == "cuda";
+/// The table's first lines, the configurations' and the cases' alike: device, commit,
+/// command and the copy bandwidth measured.
+void print_device_lines(const Header& h, const BenchOptions& o) {
     std::printf("barracuda bench | %s (%s) | commit %s\n", h.device.c_str(), h.backend.c_str(), BARRACUDA_COMMIT);
     std::printf("command: %s\n", o.command_line.c_str());
     std::printf("copy bandwidth (read+write bytes, 2 x %s buffers, median of %d): kernel %.1f GB/s, %s %.1f GB/s\n",
                 format_bytes(double(h.copy.bytes)).c_str(), h.copy.repetitions, h.copy.kernel_gbps,
-                cuda ? "cudaMemcpy" : "memcpy", h.copy.memcpy_gbps);
+                h.backend == "cuda" ? "cudaMemcpy" : "memcpy", h.copy.memcpy_gbps);
+}
+
+void print_table_header(const Header& h, const BenchOptions& o) {
+    print_device_lines(h, o);
     std::printf("%%copy = GB/s / kernel copy bandwidth; GB/s = MLUPS x B/cell; MLUPS: median of %d repetitions after "
                 "warm-up\n",
                 o.repetitions);
@@ -464,10 +470,7 @@ double time_steps(sim::Simulation& s, std::int64_t cells, std::int64_t steps, st
         const double sec = comm.max(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
         all.push_back(double(cells) * double(steps) / sec / 1e6);
     }
-    auto sorted = all;
-    std::sort(sorted.begin(), sorted.end());
-    const std::size_t m = sorted.size();
-    return m % 2 ? sorted[m / 2] : 0.5 * (sorted[m / 2 - 1] + sorted[m / 2]);
+    return median(all);
 }
 
 /// The case's box and model with every axis periodic (the 2D lattices' z as it is) and
@@ -495,10 +498,7 @@ int bench_cases(const Header& h, sim::BackendChoice b, const BenchOptions& o) {
     const auto& comm = parallel::Comm::world();
     const bool lead = comm.rank() == 0, cuda = b == sim::BackendChoice::Cuda;
     if (lead && !o.json) {
-        std::printf("barracuda bench | %s (%s) | commit %s\n", h.device.c_str(), h.backend.c_str(), BARRACUDA_COMMIT);
-        std::printf("command: %s\n", o.command_line.c_str());
-        std::printf("copy bandwidth (read+write bytes, 2 x %s buffers, median of %d): kernel %.1f GB/s\n",
-                    format_bytes(double(h.copy.bytes)).c_str(), h.copy.repetitions, h.copy.kernel_gbps);
+        print_device_lines(h, o);
         std::printf("each case stepped as a run steps it (no output, checks or monitors); bulk only = the same box "
                     "and model, periodic, without faces and obstacles; MLUPS: median of %d repetitions\n",
                     o.repetitions);

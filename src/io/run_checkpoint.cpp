@@ -238,13 +238,14 @@ RunCheckpoints::Resumed RunCheckpoints::restore(sim::Simulation& sim) const {
     Resumed r;
     r.file = file;
     if (c && error.empty()) {
+        // The two canonical case texts (after each tag's first line); an old tag may have none.
         const auto at = c->tag.find('\n');
+        const std::string was = at == std::string::npos ? std::string() : c->tag.substr(at + 1),
+                          now = tag_.substr(tag_.find('\n') + 1);
         const bool same = tag_field(c->tag, "case") == tag_field(tag_, "case") ||
-                          (at != std::string::npos &&
-                           same_case(c->tag.substr(at + 1), tag_.substr(tag_.find('\n') + 1), source_));
+                          (at != std::string::npos && same_case(was, now, source_));
         if (!same) {
-            const std::string differ =
-                at == std::string::npos ? std::string() : case_differences(c->tag.substr(at + 1), tag_.substr(tag_.find('\n') + 1), source_);
+            const std::string differ = at == std::string::npos ? std::string() : case_differences(was, now, source_);
             error = "--restart: " + file.string() + " was written by another case" +
                     (differ.empty() ? std::string() : " (" + differ + ")") +
                     "; a restart may change run.steps (run.time), run.backend, [output] and the title only";
