@@ -18,6 +18,9 @@
 #             against 1 rank bit for bit, weak and strong scaling (SCALING_SIZE, 512)
 #   perf      the compiler's register and spill report of the stream-collide
 #             kernels and, with NCU="<barracuda command>", an Nsight Compute profile
+#   python    the Python module (python3 there has nanobind, numpy, pytest): its
+#             tests on the GPU and the CPU (pytest.txt) and the benchmark of stepping
+#             and fetching against the CLI at 256^3 (docs/performance.md#python)
 #
 # Environment: BARRACUDA_CUDA_UNITS (a subset of the CUDA engines, CMake's option),
 # BARRACUDA_COMMIT (the commit reports name), BENCH, NCU, SCALING_SIZE.
@@ -31,8 +34,8 @@ modes=() cases=()
 while [ $# -gt 0 ]; do
   case $1 in
     --) shift; cases=("$@"); break ;;
-    build|tests|bench|validate|scaling|perf) modes+=("$1") ;;
-    *) echo "usage: $0 MODE... [-- CASE...]  (modes: build tests bench validate scaling perf)" >&2; exit 2 ;;
+    build|tests|bench|validate|scaling|perf|python) modes+=("$1") ;;
+    *) echo "usage: $0 MODE... [-- CASE...]  (modes: build tests bench validate scaling perf python)" >&2; exit 2 ;;
   esac
   shift
 done
@@ -50,10 +53,17 @@ extra=()
 [ -n "${BARRACUDA_CUDA_UNITS:-}" ] && extra+=(-DBARRACUDA_CUDA_UNITS="$BARRACUDA_CUDA_UNITS")
 has perf && extra+=(-DCMAKE_CUDA_FLAGS="-Xptxas -v" -DBARRACUDA_LINEINFO=ON)
 has scaling || extra+=(-DBARRACUDA_MPI=OFF)
+# The module is linked by the system's g++ when there is one: the machine's default
+# compiler (/opt/gcc) has only a static libstdc++ in its link path.
+if has python; then
+  extra+=(-DBARRACUDA_PYTHON=ON)
+  [ -x /usr/bin/g++-13 ] && extra+=(-DCMAKE_CXX_COMPILER=/usr/bin/g++-13)
+fi
 
 targets=(barracuda)
 { has tests || has scaling || has perf; } && targets+=(barracuda_gpu_tests)
 has scaling && targets+=(barracuda_mpi_tests)
+has python && targets+=(_core)
 has build && targets=(all)
 {
   nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv
@@ -160,6 +170,15 @@ if has scaling; then
   mpirun -np 2 $bin "${b[@]}" --weak > "$out/scaling_2gpu_weak.json" 2>> "$out/bench.err"
   mpirun -np 2 $bin "${b[@]}" > "$out/scaling_2gpu_strong.json" 2>> "$out/bench.err"
   summarise "$out"/scaling_*.json
+fi
+
+if has python; then
+  echo "== Python module"
+  export PYTHONPATH=$PWD/build-device/python BARRACUDA_EXE=$bin BARRACUDA_SOURCE_DIR=$PWD PYTHONDONTWRITEBYTECODE=1
+  python3 -m pytest -q -p no:cacheprovider python/tests > "$out/pytest.txt" 2>&1
+  echo "pytest exit code $?"; tail -3 "$out/pytest.txt"
+  PYTHONUNBUFFERED=1 python3 python/benchmarks/step_overhead.py --size 256 --exe "$bin" --backend cuda \
+    --steps 1000 --repetitions 3 2>&1 | tee "$out/python_bench.txt"
 fi
 
 if has perf && [ -n "${NCU:-}" ] && command -v ncu >/dev/null; then

@@ -31,6 +31,10 @@ CopyBandwidth measure_copy_bandwidth(bool cuda, std::int64_t bytes);
 
 /// The CUDA measurement (backend/cuda/bandwidth.cu; a stub that throws without CUDA).
 CopyBandwidth measure_cuda_copy_bandwidth(std::int64_t bytes);
+/// Seconds (median of `repetitions`) of one cudaMemcpy of `bytes` from GPU 0's memory into
+/// freshly allocated, untouched pageable host memory: the yardstick of fetching a field
+/// into a new numpy array (docs/python.md). Throws ResourceError without CUDA or a GPU.
+double measure_cuda_download_seconds(std::int64_t bytes, int repetitions);
 /// The host measurement (backend/bandwidth.cpp).
 CopyBandwidth measure_cpu_copy_bandwidth(std::int64_t bytes);
 

@@ -142,6 +142,14 @@ public:
     /// Density and velocity (pre-collision, as the next step sees them) on the host;
     /// solid nodes report rho = 1, u = 0.
     virtual void fields(std::vector<double>& rho, std::vector<double>& u) = 0;
+    /// Bytes of the engine's arithmetic type: 4 (float: FP32 and FP16 storage) or 8 (double: FP64).
+    virtual int native_bytes() const = 0;
+    /// fields() and scalar_field() without conversion or staging: density (one value per
+    /// cell), velocity (three per cell, x fastest) and the coupled scalar theta, each in the
+    /// engine's arithmetic type (native_bytes) written to host memory where the pointer is
+    /// not null (theta: a case with a scalar only). On the GPU one device-to-host copy of
+    /// each (the Python module fills numpy arrays with it: docs/python.md).
+    virtual void fields_native(void* rho, void* u, void* theta) = 0;
     /// The coupled scalar theta per cell as the next step sees it (0 in solids); empty
     /// without a scalar.
     virtual void scalar_field(std::vector<double>& theta) { theta.clear(); }

@@ -19,6 +19,9 @@ std::int64_t cuda_free_memory() { return 0; }
 CopyBandwidth measure_cuda_copy_bandwidth(std::int64_t) {
     throw ResourceError("copy bandwidth: this binary was built without the CUDA backend (nvcc was not found)");
 }
+double measure_cuda_download_seconds(std::int64_t, int) {
+    throw ResourceError("download time: this binary was built without the CUDA backend (nvcc was not found)");
+}
 #endif
 
 }  // namespace barracuda::backend

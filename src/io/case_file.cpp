@@ -504,7 +504,7 @@ void read_obstacle(const Section& o, std::size_t index, const sim::CaseSpec& spe
 // [forces]: which obstacles' forces go to forces.csv and how they are made
 // coefficients. Names are checked against the obstacles here (with the file
 // position) and again in check_case; ranges are checked there.
-void read_forces(const Section& f, sim::CaseSpec& spec) {
+void read_forces(const Section& f, sim::CaseSpec& spec, const std::vector<sim::Obstacle>& given) {
     if (!f.present()) return;
     sim::ForceReportSpec& r = spec.forces;
     const auto names = f.strings("obstacles");
@@ -513,6 +513,7 @@ void read_forces(const Section& f, sim::CaseSpec& spec) {
     for (const std::string& name : *names) {
         bool found = false;
         for (const auto& ob : spec.obstacles) found = found || ob.name == name;
+        for (const auto& ob : given) found = found || ob.name == name;
         if (!found) f.fail_value("obstacles", sim::unknown_obstacle_text(spec, name));
     }
     r.obstacles = *names;
@@ -756,7 +757,7 @@ void read_thermal(const Section& t, sim::CaseSpec& spec) {
     }
 }
 
-sim::CaseSpec read_case(const toml::table& root, const detail::Origin& origin) {
+sim::CaseSpec read_case(const toml::table& root, const detail::Origin& origin, const std::vector<sim::Obstacle>& given) {
     const Section top(origin, &root, "");
     sim::CaseSpec spec;
     spec.title = printable(top.string("title").value_or(spec.title));
@@ -790,7 +791,7 @@ sim::CaseSpec read_case(const toml::table& root, const detail::Origin& origin) {
     }
 
     spec.body_force = read_vector(top.table("force"), "body").value_or(std::array<double, 3>{0, 0, 0});
-    read_forces(top.table("forces"), spec);
+    read_forces(top.table("forces"), spec, given);
 
     const Section run = top.table("run");
     spec.run.steps = run.integer("steps").value_or(spec.run.steps);
@@ -846,6 +847,8 @@ sim::CaseSpec read_case(const toml::table& root, const detail::Origin& origin) {
     read_probes(top.table("probes"), spec, si);
     read_average(top.table("average"), spec, si);
     sim::to_lattice_units(spec);  // SI at the edge: lattice units from here on
+    // Obstacles made in code (in lattice units) join the case's after its own.
+    spec.obstacles.insert(spec.obstacles.end(), given.begin(), given.end());
     return spec;
 }
 
@@ -955,7 +958,7 @@ std::string fingerprint(const std::string& canonical) {
 }  // namespace
 
 sim::CaseSpec parse_case_string(std::string_view toml_text, const std::vector<std::string>& overrides,
-                                std::string_view source_name) {
+                                std::string_view source_name, const std::vector<sim::Obstacle>& given) {
     const std::string source(source_name);
     toml::table root;
     try {
@@ -977,7 +980,7 @@ sim::CaseSpec parse_case_string(std::string_view toml_text, const std::vector<st
     const std::vector<std::string> known = known_keys();
     detail::check_known_keys(root, known, origin);
 
-    sim::CaseSpec spec = read_case(root, origin);
+    sim::CaseSpec spec = read_case(root, origin, given);
     sim::fill_model_defaults(spec);
     sim::check_case(spec);
     spec.canonical = canonical_text(root, spec);
@@ -1019,13 +1022,14 @@ bool same_case(const std::string& canonical_a, const std::string& canonical_b, s
     }
 }
 
-sim::CaseSpec parse_case_file(const std::filesystem::path& file, const std::vector<std::string>& overrides) {
+sim::CaseSpec parse_case_file(const std::filesystem::path& file, const std::vector<std::string>& overrides,
+                              const std::vector<sim::Obstacle>& given) {
     std::ifstream in(file, std::ios::binary);
     if (!in) throw CaseError("cannot read case file '" + file.string() + "'");
     std::ostringstream text;
     text << in.rdbuf();
     if (in.bad()) throw CaseError("cannot read case file '" + file.string() + "'");
-    return parse_case_string(text.str(), overrides, file.string());
+    return parse_case_string(text.str(), overrides, file.string(), given);
 }
 
 std::string_view default_case_toml() {

@@ -17,9 +17,12 @@ namespace barracuda::io {
 /// unknown keys (with the closest known key as a hint), wrong types, and values
 /// outside their allowed sets. Range checks that involve several keys are in
 /// sim::check_case, which this function calls last.
+/// `given`: obstacles made in code (the Python module's solid masks), in lattice units,
+/// after the case's own: [forces] may name them and the checks see them.
 sim::CaseSpec parse_case_string(std::string_view toml_text, const std::vector<std::string>& overrides = {},
-                                std::string_view source_name = "case");
-sim::CaseSpec parse_case_file(const std::filesystem::path& file, const std::vector<std::string>& overrides = {});
+                                std::string_view source_name = "case", const std::vector<sim::Obstacle>& given = {});
+sim::CaseSpec parse_case_file(const std::filesystem::path& file, const std::vector<std::string>& overrides = {},
+                              const std::vector<sim::Obstacle>& given = {});
 
 /// Whether two canonical case texts (sim::CaseSpec::canonical) describe the same case
 /// once read: a key given with its default value, or a value written differently (1

@@ -453,6 +453,69 @@ void Simulation::restore(std::int64_t time, const backend::EngineState& state) {
     if (time_ > 0 && face_values_->time_dependent()) impose_face_values(double(time_));
 }
 
+void Simulation::steer(CaseSpec next) {
+    fill_model_defaults(next);
+    // The values that may change copied from `next` into the running case: what differs
+    // after that is something the engine was built for (lattice, grid, faces' types,
+    // geometry), which no running state carries over.
+    CaseSpec same = spec_;
+    for (std::size_t f = 0; f < 6; ++f) {
+        auto& a = same.faces[f];
+        const auto& b = next.faces[f];
+        a.velocity = b.velocity, a.density = b.density;
+        a.velocity_expression = b.velocity_expression, a.density_expression = b.density_expression;
+        auto& ta = same.thermal.faces[f];
+        const auto& tb = next.thermal.faces[f];
+        if (ta && tb && ta->rule == tb->rule) ta->value = tb->value;
+        same.thermal.face_expressions[f] = next.thermal.face_expressions[f];
+    }
+    same.body_force = next.body_force;
+    if (same.obstacles.size() == next.obstacles.size())
+        for (std::size_t k = 0; k < same.obstacles.size(); ++k) {
+            auto& a = same.obstacles[k];
+            const auto& b = next.obstacles[k];
+            if (a.thermal && b.thermal && a.thermal->rule == b.thermal->rule) a.thermal->value = b.thermal->value;
+            if (a.power && b.power) a.power = b.power;
+        }
+    same.title = next.title, same.run = next.run, same.output = next.output, same.forces = next.forces;
+    same.probes = next.probes, same.average = next.average;
+    same.fingerprint = next.fingerprint, same.canonical = next.canonical, same.source = next.source;
+    if (!(same == next)) {
+        std::string what;
+        auto differs = [&](bool d, const char* name) {
+            if (d) what += (what.empty() ? "" : ", ") + std::string(name);
+        };
+        differs(!(same.model == next.model), "[model]");
+        differs(same.size != next.size || same.periodic != next.periodic || same.decomposition != next.decomposition,
+                "[domain]");
+        differs(same.initial_density != next.initial_density || same.initial_velocity != next.initial_velocity,
+                "[initial]");
+        differs(same.faces != next.faces, "the faces' types or methods ([boundary])");
+        differs(!(same.obstacles == next.obstacles), "[[obstacle]] geometry or motion");
+        differs(!(same.thermal == next.thermal), "[thermal]");
+        differs(!(same.units == next.units), "[units]");
+        throw CaseError("a running case can change only the faces' velocity, density and temperature, force.body "
+                        "and the obstacles' temperature, heat_flux and power; this change also alters " +
+                        (what.empty() ? std::string("other keys") : what) +
+                        " (make a new simulation for that)");
+    }
+    check_case(next);
+    auto state = engine_->save_state();
+    CaseSpec previous = std::move(spec_);
+    spec_ = std::move(next);
+    engine_.reset();  // its memory back before the new engine takes its own
+    try {
+        shared_verdict([&] { allocate(); });
+    } catch (...) {  // the running case again, as it was
+        spec_ = std::move(previous);
+        allocate();
+        engine_->restore_state(state);
+        throw;
+    }
+    engine_->restore_state(state);
+    if (time_ > 0 && face_values_->time_dependent()) impose_face_values(double(time_));
+}
+
 void Simulation::impose_face_values(double t) {
     for (int f = 0; f < 6; ++f)
         if (face_values_->has(f)) {
@@ -558,6 +621,37 @@ std::vector<std::array<double, 3>> Simulation::forces_all() {
     return out;
 }
 
+std::optional<Divergence> divergence_in(const CaseSpec& spec, const Observation& o, std::int64_t step) {
+    if (o.bad_cell < 0) return std::nullopt;
+    Divergence d;
+    d.step = step;
+    const auto& n = spec.size;
+    const std::int64_t c = o.bad_cell;
+    d.cell = {int(c % n[0]), int((c / n[0]) % n[1]), int(c / (std::int64_t(n[0]) * n[1]))};
+    std::ostringstream m;
+    m << "the run diverged at step " << step << ": cell (" << d.cell[0] << ", " << d.cell[1] << ", " << d.cell[2]
+      << ") has ";
+    if (spec.thermal.enabled && !(std::abs(o.bad_theta) < 1e30)) {
+        d.field = "temperature", d.value = o.bad_theta;
+        m << "temperature = NaN/Inf";
+    } else if (!std::isfinite(o.bad_density) || !std::isfinite(o.bad_speed)) {
+        d.field = std::isfinite(o.bad_density) ? "velocity" : "density";
+        d.value = std::isfinite(o.bad_density) ? o.bad_speed : o.bad_density;
+        m << d.field << " = NaN/Inf";
+    } else if (o.bad_speed >= 1.0) {
+        d.field = "velocity", d.value = o.bad_speed;
+        m << "velocity |u| = " << o.bad_speed << " at or above the lattice speed 1";
+    } else {
+        d.field = "density", d.value = o.bad_density;
+        m << "density = " << o.bad_density << " outside run.density_range [" << spec.run.density_min << ", "
+          << spec.run.density_max << "]";
+    }
+    if (std::isfinite(o.bad_speed) && o.bad_speed < 1.0) m << " (|u| = " << o.bad_speed << ")";
+    m << ". The last good output is kept; lower the velocity, raise tau (viscosity) or refine the grid.";
+    d.message = m.str();
+    return d;
+}
+
 Simulation::~Simulation() = default;
 
 RunResult Simulation::run(OutputSink* sink, const std::function<void(const Progress&)>& progress,
@@ -610,25 +704,7 @@ RunResult Simulation::run(OutputSink* sink, const std::function<void(const Progr
     // caller has already found a bad state and only wants the cell named.
     auto check = [&](std::int64_t step, bool track = true, bool release = true) {
         const auto o = observe_all(steady_test && track);
-        if (o.bad_cell >= 0) {
-            const auto& n = spec_.size;
-            const std::int64_t c = o.bad_cell;
-            const int x = int(c % n[0]), y = int((c / n[0]) % n[1]), z = int(c / (std::int64_t(n[0]) * n[1]));
-            std::ostringstream m;
-            m << "the run diverged at step " << step << ": cell (" << x << ", " << y << ", " << z << ") has ";
-            if (spec_.thermal.enabled && !(std::abs(o.bad_theta) < 1e30))
-                m << "temperature = NaN/Inf";
-            else if (!std::isfinite(o.bad_density) || !std::isfinite(o.bad_speed))
-                m << (std::isfinite(o.bad_density) ? "velocity" : "density") << " = NaN/Inf";
-            else if (o.bad_speed >= 1.0)
-                m << "velocity |u| = " << o.bad_speed << " at or above the lattice speed 1";
-            else
-                m << "density = " << o.bad_density << " outside run.density_range [" << run.density_min << ", "
-                  << run.density_max << "]";
-            if (std::isfinite(o.bad_speed) && o.bad_speed < 1.0) m << " (|u| = " << o.bad_speed << ")";
-            m << ". The last good output is kept; lower the velocity, raise tau (viscosity) or refine the grid.";
-            diverged(m.str());
-        }
+        if (const auto d = divergence_in(spec_, o, step)) diverged(d->message);
         result.last = o;
         if (release) release_samples();
         return o;

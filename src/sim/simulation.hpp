@@ -4,6 +4,7 @@
 #include <array>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -100,6 +101,18 @@ BackendChoice resolve_backend(BackendChoice asked);
 /// Bytes available to a backend (free GPU memory, or the host's available memory).
 std::int64_t available_memory(BackendChoice backend);
 
+/// A state the stability watch refuses: where, what, and the message barracuda run prints.
+struct Divergence {
+    std::int64_t step = 0;
+    std::array<int, 3> cell{0, 0, 0};  // whole-box coordinates
+    std::string field;                 // "density", "velocity" or "temperature"
+    double value = 0;                  // the value found there (NaN/Inf, |u| or rho)
+    std::string message;
+};
+/// The divergence an observation over all ranks reports (Observation::bad_cell >= 0,
+/// as Simulation::observe_all gives it), at `step`; none when the state passed.
+std::optional<Divergence> divergence_in(const CaseSpec& spec, const Observation& o, std::int64_t step);
+
 class Simulation {
 public:
     /// Validates the case, checks memory, then allocates the engine and sets the initial
@@ -126,6 +139,17 @@ public:
     /// of each step when they depend on time (FaceValues). Validation cases step through
     /// it; Engine::step alone leaves such values where they were.
     void advance(std::int64_t steps);
+    /// Goes on with the case `next`, which may differ from the running one only in values
+    /// that can change while it runs: the faces' velocities, densities and temperatures
+    /// (constants or expressions), force.body, the obstacles' temperatures, heat fluxes and
+    /// powers, and what does not reach the engine (title, [run], [output], [forces],
+    /// [probes], [average]). The state is kept bit for bit: the engine is made again for
+    /// the new values and restored (Engine::save_state), and the next steps impose them.
+    /// Throws CaseError, before anything changes, naming what else differs or a value the
+    /// case checks refuse. Time averages start again.
+    void steer(CaseSpec next);
+    /// The case as it runs (defaults filled in).
+    const CaseSpec& spec() const { return spec_; }
     /// Steps advanced since the simulation was created.
     std::int64_t time() const { return time_; }
     /// Goes on from a state saved at `time` by engine().save_state() (io/checkpoint.hpp);

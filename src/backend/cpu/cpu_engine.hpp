@@ -143,6 +143,23 @@ public:
         }
     }
 
+    int native_bytes() const override { return int(sizeof(T)); }
+    void fields_native(void* rho, void* u, void* theta) override {
+        if (theta && !coupled) throw std::logic_error("fields_native: this engine has no scalar");
+        T* r_out = static_cast<T*>(rho);
+        T* u_out = static_cast<T*>(u);
+        T* th_out = static_cast<T*>(theta);
+        const Kernel k = make_kernel();
+#pragma omp parallel for schedule(static)
+        for (std::int64_t c = 0; c < cells_; ++c) {
+            T r, v[3], th;
+            k.macroscopic(c, r, v, th);
+            if (r_out) r_out[c] = r;
+            if (u_out) u_out[3 * c] = v[0], u_out[3 * c + 1] = v[1], u_out[3 * c + 2] = v[2];
+            if (th_out) th_out[c] = th;
+        }
+    }
+
     void populations(std::vector<double>& f) override { posted_populations<L>(make_gather(), f); }
 
     std::vector<double> sample(const std::vector<std::int64_t>& cells) override {

@@ -4,6 +4,8 @@
 #include <cuda_runtime.h>
 
 #include <algorithm>
+#include <chrono>
+#include <memory>
 #include <cstdint>
 #include <vector>
 
@@ -113,6 +115,26 @@ CopyBandwidth measure_cuda_copy_bandwidth(std::int64_t bytes) {
                         std::to_string(threads) + " threads, CUDA events";
     out.memcpy_method = "cudaMemcpy device-to-device, CUDA events";
     return out;
+}
+
+double measure_cuda_download_seconds(std::int64_t bytes, int repetitions) {
+    int devices = 0;
+    if (cudaGetDeviceCount(&devices) != cudaSuccess || devices == 0) {
+        cudaGetLastError();
+        throw ResourceError("download time: no CUDA GPU is available on this machine");
+    }
+    cuda::DeviceArray<char> src{static_cast<std::size_t>(bytes)};
+    cuda::check(cudaMemset(src.get(), 1, std::size_t(bytes)), "cudaMemset");
+    std::vector<double> seconds;
+    for (int r = 0; r < std::max(repetitions, 1); ++r) {
+        // new char[] leaves the pages untouched, as numpy.empty does: the copy faults them in.
+        std::unique_ptr<char[]> host(new char[std::size_t(bytes)]);
+        cuda::check(cudaDeviceSynchronize(), "cudaDeviceSynchronize");
+        const auto t0 = std::chrono::steady_clock::now();
+        cuda::check(cudaMemcpy(host.get(), src.get(), std::size_t(bytes), cudaMemcpyDeviceToHost), "cudaMemcpy");
+        seconds.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+    }
+    return median_of(seconds);
 }
 
 }  // namespace barracuda::backend

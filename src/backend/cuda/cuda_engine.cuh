@@ -166,19 +166,16 @@ __global__ void __launch_bounds__(block_size)
     kernel::place_equilibrium_at<L, Eq>(g.layout, g.faces, g.node_class, g.store, cell, drho, u);
 }
 
-/// Density and velocity (and, rho null, a coupled scalar into u's place).
+/// Density, velocity and a coupled scalar, each where its pointer is not null.
 template <class K, class T>
-__global__ void __launch_bounds__(block_size) fields_kernel(const __grid_constant__ K k, T* rho, T* u) {
+__global__ void __launch_bounds__(block_size) fields_kernel(const __grid_constant__ K k, T* rho, T* u, T* theta) {
     const storage::index_t cell = storage::index_t(blockIdx.x) * blockDim.x + threadIdx.x;
     if (cell >= k.in.layout.cells()) return;
     T r, v[3], th;
     k.macroscopic(cell, r, v, th);
-    if (!rho) {
-        u[cell] = th;
-        return;
-    }
-    rho[cell] = r;
-    u[3 * cell] = v[0], u[3 * cell + 1] = v[1], u[3 * cell + 2] = v[2];
+    if (rho) rho[cell] = r;
+    if (u) u[3 * cell] = v[0], u[3 * cell + 1] = v[1], u[3 * cell + 2] = v[2];
+    if (theta) theta[cell] = th;
 }
 
 /// Probes: rho, ux, uy, uz, theta at a few cells (Engine::sample).
@@ -421,7 +418,8 @@ public:
         theta.clear();
         if constexpr (coupled) {
             DeviceArray<T> d(cells_);
-            fields_kernel<<<blocks(), block_size, 0, stream_>>>(make_observer(), static_cast<T*>(nullptr), d.get());
+            fields_kernel<<<blocks(), block_size, 0, stream_>>>(make_observer(), static_cast<T*>(nullptr),
+                                                                  static_cast<T*>(nullptr), d.get());
             check(cudaGetLastError(), "fields_kernel launch");
             check(cudaStreamSynchronize(stream_), "fields_kernel");
             std::vector<T> h(cells_);
@@ -432,7 +430,8 @@ public:
 
     void fields(std::vector<double>& rho, std::vector<double>& u) override {
         DeviceArray<T> d_rho(cells_), d_u(3 * cells_);
-        fields_kernel<<<blocks(), block_size, 0, stream_>>>(make_observer(), d_rho.get(), d_u.get());
+        fields_kernel<<<blocks(), block_size, 0, stream_>>>(make_observer(), d_rho.get(), d_u.get(),
+                                                              static_cast<T*>(nullptr));
         check(cudaGetLastError(), "fields_kernel launch");
         check(cudaStreamSynchronize(stream_), "fields_kernel");
         std::vector<T> hr(cells_), hu(3 * cells_);
@@ -440,6 +439,26 @@ public:
         check(cudaMemcpy(hu.data(), d_u.get(), 3 * cells_ * sizeof(T), cudaMemcpyDeviceToHost), "download velocity");
         rho.assign(hr.begin(), hr.end());
         u.assign(hu.begin(), hu.end());
+    }
+
+    int native_bytes() const override { return int(sizeof(T)); }
+    void fields_native(void* rho, void* u, void* theta) override {
+        if (theta && !coupled) throw std::logic_error("fields_native: this engine has no scalar");
+        // One scratch array of 3 values a cell, kept for the next call: a fetch is then one
+        // kernel and one device-to-host copy, without cudaMalloc (docs/python.md).
+        if (field_scratch_.size() < 3 * std::size_t(cells_)) field_scratch_ = DeviceArray<T>(3 * std::size_t(cells_));
+        const std::pair<void*, int> wanted[3] = {{u, 3}, {rho, 1}, {theta, 1}};
+        for (int j = 0; j < 3; ++j) {
+            if (!wanted[j].first) continue;
+            T* d = field_scratch_.get();
+            fields_kernel<<<blocks(), block_size, 0, stream_>>>(make_observer(), j == 1 ? d : nullptr,
+                                                                  j == 0 ? d : nullptr, j == 2 ? d : nullptr);
+            check(cudaGetLastError(), "fields_kernel launch");
+            check(cudaMemcpyAsync(wanted[j].first, d, std::size_t(wanted[j].second) * cells_ * sizeof(T),
+                                  cudaMemcpyDeviceToHost, stream_),
+                  "download fields");
+            check(cudaStreamSynchronize(stream_), "fields_kernel");
+        }
     }
 
     std::vector<double> sample(const std::vector<std::int64_t>& cells) override {
@@ -960,6 +979,7 @@ private:
     bool odd_ = false, swapped_ = false;
     DeviceArray<T> prev_u_;
     DeviceArray<double> sums_;  // accumulate()'s running sums
+    DeviceArray<T> field_scratch_;  // fields_native()'s, kept between calls
     DeviceArray<kernel::Partial> partials_;
     DeviceArray<double> face_values_[6];             // boundary::Parameters::values
     DeviceArray<double> scalar_face_values_[6];      // boundary::ScalarFaces::values
