@@ -530,19 +530,22 @@ nb::dict bench_case(const std::string& text, std::int64_t steps, std::int64_t wa
     return d;
 }
 
+/// A validation case as the registry describes it (validation/case.hpp).
+nb::dict describe(const validation::Case& c) {
+    nb::dict d;
+    d["name"] = c.name;
+    d["title"] = c.title;
+    d["citation"] = c.citation;
+    d["compares"] = c.compares;
+    d["short_setup"] = c.short_setup;
+    d["full_setup"] = c.full_setup;
+    d["full_only"] = c.full_only;
+    return d;
+}
+
 nb::list validation_cases() {
     nb::list out;
-    for (const auto& c : validation::cases()) {
-        nb::dict d;
-        d["name"] = c.name;
-        d["title"] = c.title;
-        d["citation"] = c.citation;
-        d["compares"] = c.compares;
-        d["short_setup"] = c.short_setup;
-        d["full_setup"] = c.full_setup;
-        d["full_only"] = c.full_only;
-        out.append(d);
-    }
+    for (const auto& c : validation::cases()) out.append(describe(c));
     return out;
 }
 
@@ -564,10 +567,7 @@ nb::dict validate_case(const std::string& name, bool full, const std::string& ba
         outcome = c->run(ctx);
     }
     const double seconds = std::chrono::duration<double>(clock_type::now() - t0).count();
-    nb::dict d;
-    d["name"] = c->name;
-    d["title"] = c->title;
-    d["citation"] = c->citation;
+    nb::dict d = describe(*c);
     d["setup"] = outcome.setup;
     d["seconds"] = seconds;
     nb::list rows;
