@@ -184,7 +184,7 @@ fi
 if has perf && [ -n "${NCU:-}" ] && command -v ncu >/dev/null; then
   echo "== ncu"
   # shellcheck disable=SC2086  # NCU is a command line
-  ncu --kernel-name regex:"bulk_kernel|boundary_kernel" --launch-skip 40 --launch-count 4 \
+  ncu --kernel-name regex:"bulk_kernel|boundary_kernel|reflecting_kernel" --launch-skip 40 --launch-count 6 \
     --metrics gpu__time_duration.sum,dram__bytes_read.sum,dram__bytes_write.sum,dram__throughput.avg.pct_of_peak_sustained_elapsed,sm__throughput.avg.pct_of_peak_sustained_elapsed,smsp__inst_executed.sum \
     $NCU > "$out/ncu.txt" 2>&1
   grep -E "_kernel<|duration|bytes|pct|inst_executed" "$out/ncu.txt" | sed 's/  */ /g' | cut -c1-150 | head -40
