@@ -58,7 +58,8 @@ OutputError = _core.OutputError
 """A file could not be written or read (an OSError)."""
 DivergenceError = _core.DivergenceError
 """The run became unstable. Attributes: step, cell (x, y, z), field ("density", "velocity",
-"temperature") and value. The simulation keeps the diverged state; make a new one."""
+"temperature") and value; a face expression that went bad gives field "expression" and
+cell None. The simulation keeps the diverged state; make a new one."""
 
 #: Values of node_kinds(): what each node is.
 NODE_KINDS = {0: "fluid", 1: "solid", 2: "wall face", 3: "velocity face", 4: "pressure face", 5: "outflow face"}
@@ -177,7 +178,7 @@ class Simulation:
         dtype: the engine's arithmetic type (float32 for FP32 and FP16 storage, float64 for
         FP64) in lattice units. A case in SI units gives kg/m^3 as float64, as ``barracuda
         run`` writes it, unless ``lattice=True``. The array is a view over one buffer with x
-        fastest (Fortran order): ``np.ascontiguousarray`` gives C order.
+        fastest, as the engine stores it: ``np.ascontiguousarray`` gives C order.
         """
         return self._sim.field("rho", lattice)
 
@@ -203,7 +204,8 @@ class Simulation:
         return {name: np.array(f) for name, f in self._sim.forces()}
 
     def observe(self) -> dict[str, float]:
-        """max |u|, the density range and mean, and the temperature range (lattice units)."""
+        """max |u|, the density range and mean (lattice units), and for a [thermal] case the
+        temperature range (in the case's unit)."""
         return self._sim.observe()
 
     # ---- changes ---------------------------------------------------------------------

@@ -13,8 +13,11 @@ from typing import Any
 __all__ = ["dumps", "value_text"]
 
 
+_BARE = set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-")
+
+
 def _key(k: str) -> str:
-    if k and all(c.isalnum() or c in "_-" for c in k):
+    if k and all(c in _BARE for c in k):  # TOML's bare keys: ASCII letters, digits, _ and -
         return k
     return _string(k)
 
@@ -40,12 +43,12 @@ def _string(s: str) -> str:
 
 def value_text(v: Any, where: str = "value") -> str:
     """One TOML value: a string, number, boolean or array of them."""
+    if hasattr(v, "item") and getattr(v, "shape", None) == ():  # a numpy scalar, bool included
+        v = v.item()
     if isinstance(v, bool):
         return "true" if v else "false"
     if isinstance(v, str):
         return _string(v)
-    if hasattr(v, "item") and getattr(v, "shape", None) == ():  # a numpy scalar
-        v = v.item()
     if isinstance(v, int):
         return str(v)
     if isinstance(v, float):

@@ -17,7 +17,9 @@
 #include <nanobind/stl/vector.h>
 
 #include <algorithm>
+#include <charconv>
 #include <chrono>
+#include <cmath>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -48,7 +50,9 @@ using clock_type = std::chrono::steady_clock;
 /// A divergence as Python sees it: barracuda.DivergenceError(message, step, cell, field, value).
 struct Diverged : DivergenceError {
     sim::Divergence d;
-    explicit Diverged(sim::Divergence x) : DivergenceError(x.message), d(std::move(x)) {}
+    bool has_cell = true;  // false: a face expression went bad, no cell to name
+    explicit Diverged(sim::Divergence x, bool cell = true)
+        : DivergenceError(x.message), d(std::move(x)), has_cell(cell) {}
 };
 nb::handle divergence_type;  // barracuda._core.DivergenceError (the module holds it)
 
@@ -162,29 +166,40 @@ public:
     void step(std::int64_t n) {
         if (n < 0) throw CaseError("step: n = " + std::to_string(n) + ": expected 0 or more");
         Busy busy(busy_);
-        const std::int64_t every = sim_->spec().run.check_interval, from = sim_->time();
+        const std::int64_t every = sim().spec().run.check_interval, from = sim().time();
         advance(n);
-        if (sim_->time() / every > from / every) check();
+        if (sim().time() / every > from / every) check();
     }
 
     /// `steps` steps, checked every `every` steps (default: run.check_interval), with
     /// `callback(time)` called after each check.
     void run(std::int64_t steps, const std::function<void(std::int64_t)>& callback, std::int64_t every) {
         if (steps < 0) throw CaseError("run: steps = " + std::to_string(steps) + ": expected 0 or more");
-        if (every <= 0) every = sim_->spec().run.check_interval;
-        const std::int64_t end = sim_->time() + steps;
-        while (sim_->time() < end) {
+        std::int64_t now = 0, end = 0;
+        {
+            Busy busy(busy_);
+            if (every <= 0) every = sim().spec().run.check_interval;
+            now = sim().time();
+            end = now + steps;
+        }
+        while (now < end) {
             {
-                Busy busy(busy_);  // not over the callback, which may read fields or steer
-                const std::int64_t next = std::min(end, (sim_->time() / every + 1) * every);
-                advance(next - sim_->time());
+                Busy busy(busy_);  // not over the callback, which may read fields, steer or step
+                now = sim().time();
+                if (now >= end) break;
+                advance(std::min(end, (now / every + 1) * every) - now);
                 check();
+                now = sim().time();
             }
-            if (callback) callback(sim_->time());
+            check_signals();  // also between segments: with every = 1 a segment is one chunk
+            if (callback) callback(now);
         }
     }
 
-    std::int64_t time() const { return sim_->time(); }
+    std::int64_t time() {
+        Busy busy(busy_);
+        return sim().time();
+    }
 
     // ---- fields -----------------------------------------------------------------------
     /// "rho", "u" or "theta" as numpy over the whole box in (x, y, z[, component]) order.
@@ -192,7 +207,7 @@ public:
     /// units (an SI case: kg/m^3, m/s, as barracuda run writes them; float64).
     nb::ndarray<nb::numpy> field(const std::string& which, bool lattice) {
         Busy busy(busy_);
-        const auto& spec = sim_->spec();
+        const auto& spec = sim().spec();
         const auto nx = std::size_t(spec.size[0]), ny = std::size_t(spec.size[1]), nz = std::size_t(spec.size[2]);
         const std::size_t cells = nx * ny * nz;
         const int comps = which == "u" ? 3 : 1;
@@ -204,8 +219,8 @@ public:
         std::vector<std::int64_t> strides{s, s * std::int64_t(nx), s * std::int64_t(nx * ny)};
         if (comps == 3) shape.push_back(3), strides.push_back(1);
         const bool si = spec.units.si && !lattice;
-        const bool direct = !spec.stores_sublattice() && !sim_->subdomain().decomposed();
-        auto& engine = sim_->engine();
+        const bool direct = !spec.stores_sublattice() && !sim().subdomain().decomposed();
+        auto& engine = sim().engine();
         if (direct && !si && which != "theta") {
             // Straight from the engine into the array: one kernel and one copy on the GPU.
             auto fetch = [&](auto* out) {
@@ -228,9 +243,9 @@ public:
         {
             nb::gil_scoped_release nogil;
             if (which == "theta") {
-                sim_->owned_temperature(t);
+                sim().owned_temperature(t);
             } else {
-                sim_->owned_fields(rho, u);
+                sim().owned_fields(rho, u);
             }
         }
         if (which == "theta") return owned_array(std::move(t), shape, strides);
@@ -248,7 +263,8 @@ public:
     }
 
     nb::ndarray<nb::numpy> node_kinds() {
-        const auto& spec = sim_->spec();
+        Busy busy(busy_);
+        const auto& spec = sim().spec();
         auto kinds = sim::output_node_kinds(spec);
         const auto nx = std::size_t(spec.size[0]), ny = std::size_t(spec.size[1]), nz = std::size_t(spec.size[2]);
         return owned_array(std::move(kinds), {nx, ny, nz}, {1, std::int64_t(nx), std::int64_t(nx * ny)});
@@ -257,24 +273,24 @@ public:
     /// Forces on the obstacles named in forces.obstacles, lattice units, after the last step.
     std::vector<std::pair<std::string, std::array<double, 3>>> forces() {
         Busy busy(busy_);
-        const auto f = sim_->forces_all();
+        const auto f = sim().forces_all();
         std::vector<std::pair<std::string, std::array<double, 3>>> out;
-        for (std::size_t k = 0; k < f.size(); ++k) out.emplace_back(sim_->spec().forces.obstacles[k], f[k]);
+        for (std::size_t k = 0; k < f.size(); ++k) out.emplace_back(sim().spec().forces.obstacles[k], f[k]);
         return out;
     }
 
     /// Min/max/mean reductions of the stability watch (no check).
     nb::dict observe() {
         Busy busy(busy_);
-        const auto o = sim_->observe_all(false);
+        const auto o = sim().observe_all(false);
         nb::dict d;
         d["u_max"] = o.u_max;
         d["rho_min"] = o.rho_min;
         d["rho_max"] = o.rho_max;
         d["mean_density"] = o.mean_density();
-        if (sim_->spec().thermal.enabled) {
-            d["temperature_min"] = o.theta_min + sim_->spec().thermal.reference;
-            d["temperature_max"] = o.theta_max + sim_->spec().thermal.reference;
+        if (sim().spec().thermal.enabled) {
+            d["temperature_min"] = o.theta_min + sim().spec().thermal.reference;
+            d["temperature_max"] = o.theta_max + sim().spec().thermal.reference;
         }
         return d;
     }
@@ -286,9 +302,12 @@ public:
         CaseSource next = source_;
         next.overrides.insert(next.overrides.end(), overrides.begin(), overrides.end());
         auto spec = with_mask(next, mask_);
-        {
+        try {
             nb::gil_scoped_release nogil;
-            sim_->steer(std::move(spec));
+            sim().steer(std::move(spec));
+        } catch (...) {
+            if (!sim().usable()) sim_.reset();  // steer could not put the old engine back
+            throw;
         }
         source_ = std::move(next);
     }
@@ -304,8 +323,8 @@ public:
     /// Solid nodes from a mask (before the first step): the simulation is made again.
     void set_solid(MaskArray mask, const std::string& name) {
         Busy busy(busy_);
-        if (sim_->time() > 0)
-            throw CaseError("set_solid: the simulation has advanced " + std::to_string(sim_->time()) +
+        if (sim().time() > 0)
+            throw CaseError("set_solid: the simulation has advanced " + std::to_string(sim().time()) +
                             " steps; solid nodes can be set only before the first step");
         auto previous = std::move(mask_);
         mask_ = make_mask(mask, name);
@@ -313,6 +332,7 @@ public:
             build();
         } catch (...) {
             mask_ = std::move(previous);
+            restore_build();
             throw;
         }
     }
@@ -338,11 +358,11 @@ public:
     void checkpoint(const std::string& path) {
         Busy busy(busy_);
         io::Checkpoint c;
-        c.time = sim_->time();
+        c.time = sim().time();
         c.tag = tag();
         {
             nb::gil_scoped_release nogil;
-            c.state = sim_->engine().save_state();
+            c.state = sim().engine().save_state();
             io::write_checkpoint(path, c);
         }
     }
@@ -356,7 +376,7 @@ public:
         auto* s = new Simulation(std::move(source), backend, std::move(mask));
         try {
             nb::gil_scoped_release nogil;
-            s->sim_->restore(c->time, c->state);
+            s->sim().restore(c->time, c->state);
         } catch (...) {
             delete s;
             throw;
@@ -365,13 +385,14 @@ public:
     }
 
     nb::dict info() {
-        const auto& spec = sim_->spec();
-        auto& e = sim_->engine();
+        Busy busy(busy_);
+        const auto& spec = sim().spec();
+        auto& e = sim().engine();
         nb::dict d;
         d["description"] = e.description();
-        d["backend"] = sim_->backend() == sim::BackendChoice::Cuda ? "cuda" : "cpu";
+        d["backend"] = sim().backend() == sim::BackendChoice::Cuda ? "cuda" : "cpu";
         std::string device = "CPU";
-        if (sim_->backend() == sim::BackendChoice::Cuda) {
+        if (sim().backend() == sim::BackendChoice::Cuda) {
             const auto gpus = backend::cuda_devices();
             if (!gpus.empty()) device = gpus.front().name;
         }
@@ -392,14 +413,37 @@ public:
         return d;
     }
 
-    std::vector<std::string> force_names() const { return sim_->spec().forces.obstacles; }
+    std::vector<std::string> force_names() {
+        Busy busy(busy_);
+        return sim().spec().forces.obstacles;
+    }
 
 private:
+    /// The simulation; an error once a failed change could not put the old one back.
+    sim::Simulation& sim() const {
+        if (!sim_)
+            throw std::runtime_error("barracuda.Simulation: unusable after a change that failed and could not be "
+                                     "undone (see the error it raised); make a new Simulation");
+        return *sim_;
+    }
+
+    /// Makes the simulation of the source and mask (its memory freed first: the new one
+    /// may need all of it). On failure sim_ is empty; callers put the old source back and
+    /// call restore_build().
     void build() {
         auto spec = with_mask(source_, mask_);
-        sim_.reset();  // the memory of the one before
+        sim_.reset();
         nb::gil_scoped_release nogil;
         sim_ = std::make_unique<sim::Simulation>(spec, backend_);
+    }
+    /// After a failed build with the previous source and mask back in place: the previous
+    /// simulation again (at step 0: only set_solid builds, and only before the first step).
+    void restore_build() noexcept {
+        try {
+            build();
+        } catch (...) {
+            sim_.reset();  // sim() says so from now on
+        }
     }
 
     void advance(std::int64_t n) {
@@ -410,10 +454,14 @@ private:
             {
                 nb::gil_scoped_release nogil;
                 try {
-                    sim_->advance(k);
+                    sim().advance(k);
                 } catch (const CaseError& e) {  // an expression went bad during the run
-                    throw DivergenceError(std::string("the run stopped at step ") + std::to_string(sim_->time() + 1) +
-                                          ": " + e.what());
+                    sim::Divergence d;
+                    d.step = sim().time() + 1;
+                    d.field = "expression";
+                    d.value = std::nan("");
+                    d.message = std::string("the run stopped at step ") + std::to_string(d.step) + ": " + e.what();
+                    throw Diverged(std::move(d), false);
                 }
             }
             n -= k;
@@ -427,9 +475,9 @@ private:
         sim::Observation o;
         {
             nb::gil_scoped_release nogil;
-            o = sim_->observe_all(false);
+            o = sim().observe_all(false);
         }
-        if (auto d = sim::divergence_in(sim_->spec(), o, sim_->time())) throw Diverged(std::move(*d));
+        if (auto d = sim::divergence_in(sim().spec(), o, sim().time())) throw Diverged(std::move(*d));
     }
 
     // The tag: "barracuda-python 1\n" then length-prefixed strings.
@@ -459,28 +507,37 @@ private:
         };
         if (t.compare(0, head.size(), head) != 0) throw bad();
         std::size_t at = head.size();
+        // A whole number written by tag(); anything else is not such a checkpoint.
+        auto number = [&](const std::string& text) {
+            std::uint64_t v = 0;
+            const auto r = std::from_chars(text.data(), text.data() + text.size(), v);
+            if (r.ec != std::errc() || r.ptr != text.data() + text.size()) throw bad();
+            return v;
+        };
         auto get = [&]() {
             const auto colon = t.find(':', at);
             if (colon == std::string::npos) throw bad();
-            const std::size_t n = std::stoull(t.substr(at, colon - at));
-            if (colon + 1 + n > t.size()) throw bad();
-            std::string s = t.substr(colon + 1, n);
-            at = colon + 1 + n;
+            const std::uint64_t n = number(t.substr(at, colon - at));
+            if (n > t.size() - colon - 1) throw bad();
+            std::string s = t.substr(colon + 1, std::size_t(n));
+            at = colon + 1 + std::size_t(n);
             return s;
         };
         source.text = get();
         source.name = get();
-        const std::size_t count = std::stoull(get());
-        for (std::size_t k = 0; k < count; ++k) source.overrides.push_back(get());
+        const std::uint64_t count = number(get());
+        for (std::uint64_t k = 0; k < count; ++k) source.overrides.push_back(get());
         const std::string name = get();
         if (!name.empty()) {
             auto v = std::make_shared<geometry::Voxels>();
             std::istringstream dims(get());
-            dims >> v->n[0] >> v->n[1] >> v->n[2];
+            if (!(dims >> v->n[0] >> v->n[1] >> v->n[2]) || v->n[0] < 1 || v->n[1] < 1 || v->n[2] < 1) throw bad();
             const std::string bytes = get();
+            if (bytes.size() != std::size_t(v->n[0]) * std::size_t(v->n[1]) * std::size_t(v->n[2])) throw bad();
             v->solid.assign(bytes.begin(), bytes.end());
             mask = Mask{std::move(v), name};
         }
+        if (at != t.size()) throw bad();
     }
 
     CaseSource source_;
@@ -611,7 +668,7 @@ NB_MODULE(_core, m) {
             // DivergenceError(message) with its step, cell, field and value as attributes.
             nb::object err = python::divergence_type(e.what());
             err.attr("step") = e.d.step;
-            err.attr("cell") = nb::make_tuple(e.d.cell[0], e.d.cell[1], e.d.cell[2]);
+            err.attr("cell") = e.has_cell ? nb::object(nb::make_tuple(e.d.cell[0], e.d.cell[1], e.d.cell[2])) : nb::none();
             err.attr("field") = e.d.field;
             err.attr("value") = e.d.value;
             PyErr_SetObject(python::divergence_type.ptr(), err.ptr());

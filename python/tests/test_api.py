@@ -275,3 +275,38 @@ def test_case_toml_reads_back_as_the_dict():
     assert back == case
     with pytest.raises(TypeError, match="run.x"):
         barracuda.case_toml({"run": {"x": object()}})
+
+
+def test_a_failed_set_solid_leaves_the_simulation_usable():
+    sim = barracuda.Simulation(channel(), backend="cpu")
+    with pytest.raises(ValueError, match="no fluid"):
+        sim.set_solid(np.ones((48, 20), dtype=bool))  # every node solid
+    sim.step(3)  # the simulation as it was
+    assert sim.time == 3 and (sim.node_kinds()[12, 9, 0] == 1)
+
+
+def test_ctrl_c_is_seen_between_checks_of_run():
+    sim = barracuda.Simulation(channel(), backend="cpu")  # a small case: every segment is one chunk
+    timer = threading.Timer(0.3, lambda: os.kill(os.getpid(), signal.SIGINT))
+    timer.start()
+    t0 = time.monotonic()
+    with pytest.raises(KeyboardInterrupt):
+        sim.run(10_000_000, every=1)
+    timer.join()
+    assert time.monotonic() - t0 < 5 and sim.time < 10_000_000
+
+
+def test_a_bad_expression_raises_a_divergence_without_a_cell():
+    case = channel()
+    case["boundary"]["x_min"]["velocity"] = ["0.01 / (t - 3)", 0]  # infinite at t = 3
+    sim = barracuda.Simulation(case, backend="cpu")
+    with pytest.raises(barracuda.DivergenceError) as e:
+        sim.step(10)
+    assert e.value.field == "expression" and e.value.cell is None and e.value.step == 3
+    assert "boundary.x_min.velocity" in str(e.value)
+
+
+def test_case_toml_numpy_bools_and_unicode_keys():
+    import tomllib
+    case = {"model": {"flag": np.True_}, "é": {"x": [np.False_, True]}}
+    assert tomllib.loads(barracuda.case_toml(case)) == {"model": {"flag": True}, "é": {"x": [False, True]}}

@@ -508,8 +508,12 @@ void Simulation::steer(CaseSpec next) {
         shared_verdict([&] { allocate(); });
     } catch (...) {  // the running case again, as it was
         spec_ = std::move(previous);
-        allocate();
-        engine_->restore_state(state);
+        try {
+            allocate();
+            engine_->restore_state(state);
+        } catch (...) {
+            engine_.reset();  // usable() says so; the first error is the one to report
+        }
         throw;
     }
     engine_->restore_state(state);

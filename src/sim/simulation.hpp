@@ -146,10 +146,15 @@ public:
     /// [probes], [average]). The state is kept bit for bit: the engine is made again for
     /// the new values and restored (Engine::save_state), and the next steps impose them.
     /// Throws CaseError, before anything changes, naming what else differs or a value the
-    /// case checks refuse. Time averages start again.
+    /// case checks refuse. Time averages start again. When the new engine cannot be made,
+    /// the old one is made again from the saved state and the error thrown; should that
+    /// fail too, usable() is false.
     void steer(CaseSpec next);
     /// The case as it runs (defaults filled in).
     const CaseSpec& spec() const { return spec_; }
+    /// False only after a steer() whose new engine failed and whose old one could not be
+    /// made again either (the memory taken meanwhile): nothing may be called on it then.
+    bool usable() const { return engine_ != nullptr; }
     /// Steps advanced since the simulation was created.
     std::int64_t time() const { return time_; }
     /// Goes on from a state saved at `time` by engine().save_state() (io/checkpoint.hpp);
