@@ -249,17 +249,14 @@ public:
             }
         }
         if (which == "theta") return owned_array(std::move(t), shape, strides);
-        if (si) {
-            const double cv = spec.units.velocity_scale();
-            for (double& v : u) v *= cv;
-            for (double& r : rho) r *= spec.units.density;
+        std::vector<double>& out = which == "u" ? u : rho;
+        if (si) {  // as io::RunWriter writes them
+            const double scale = which == "u" ? spec.units.velocity_scale() : spec.units.density;
+            for (double& v : out) v *= scale;
+            return owned_array(std::move(out), shape, strides);
         }
-        if (which == "u") {
-            if (!si && engine.native_bytes() == 4) return owned_array(std::vector<float>(u.begin(), u.end()), shape, strides);
-            return owned_array(std::move(u), shape, strides);
-        }
-        if (!si && engine.native_bytes() == 4) return owned_array(std::vector<float>(rho.begin(), rho.end()), shape, strides);
-        return owned_array(std::move(rho), shape, strides);
+        if (engine.native_bytes() == 4) return owned_array(std::vector<float>(out.begin(), out.end()), shape, strides);
+        return owned_array(std::move(out), shape, strides);
     }
 
     nb::ndarray<nb::numpy> node_kinds() {

@@ -91,13 +91,7 @@ public:
         theta.clear();
         if constexpr (coupled) {
             theta.resize(cells_);
-            const Kernel k = make_kernel();
-#pragma omp parallel for schedule(static)
-            for (std::int64_t c = 0; c < cells_; ++c) {
-                T r, v[3], th;
-                k.macroscopic(c, r, v, th);
-                theta[c] = th;
-            }
+            macroscopic_into<double>(nullptr, nullptr, theta.data());
         }
     }
 
@@ -133,31 +127,13 @@ public:
     void fields(std::vector<double>& rho, std::vector<double>& u) override {
         rho.resize(cells_);
         u.resize(3 * cells_);
-        const Kernel k = make_kernel();
-#pragma omp parallel for schedule(static)
-        for (std::int64_t c = 0; c < cells_; ++c) {
-            T r, v[3], th;
-            k.macroscopic(c, r, v, th);
-            rho[c] = r;
-            u[3 * c] = v[0], u[3 * c + 1] = v[1], u[3 * c + 2] = v[2];
-        }
+        macroscopic_into<double>(rho.data(), u.data(), nullptr);
     }
 
     int native_bytes() const override { return int(sizeof(T)); }
     void fields_native(void* rho, void* u, void* theta) override {
         if (theta && !coupled) throw std::logic_error("fields_native: this engine has no scalar");
-        T* r_out = static_cast<T*>(rho);
-        T* u_out = static_cast<T*>(u);
-        T* th_out = static_cast<T*>(theta);
-        const Kernel k = make_kernel();
-#pragma omp parallel for schedule(static)
-        for (std::int64_t c = 0; c < cells_; ++c) {
-            T r, v[3], th;
-            k.macroscopic(c, r, v, th);
-            if (r_out) r_out[c] = r;
-            if (u_out) u_out[3 * c] = v[0], u_out[3 * c + 1] = v[1], u_out[3 * c + 2] = v[2];
-            if (th_out) th_out[c] = th;
-        }
+        macroscopic_into<T>(static_cast<T*>(rho), static_cast<T*>(u), static_cast<T*>(theta));
     }
 
     void populations(std::vector<double>& f) override { posted_populations<L>(make_gather(), f); }
@@ -279,6 +255,22 @@ public:
     std::int64_t memory_bytes() const override { return backend::memory_bytes<L>(setup_); }
 
 private:
+    /// Density, velocity (three a cell) and the coupled scalar of every cell, as the next
+    /// step sees them, each written as R where its pointer is not null: fields(),
+    /// scalar_field() and fields_native() alike.
+    template <class R>
+    void macroscopic_into(R* rho, R* u, R* theta) const {
+        const Kernel k = make_kernel();
+#pragma omp parallel for schedule(static)
+        for (std::int64_t c = 0; c < cells_; ++c) {
+            T r, v[3], th;
+            k.macroscopic(c, r, v, th);
+            if (rho) rho[c] = r;
+            if (u) u[3 * c] = v[0], u[3 * c + 1] = v[1], u[3 * c + 2] = v[2];
+            if (theta) theta[c] = th;
+        }
+    }
+
     using Cursor = typename Kernel::Cursor;
     /// Consecutive bulk cells that share a cursor (on a dense box, every cell of a row
     /// but its two ends) and lie in no absorbing layer: a cell may join a run when its

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <chrono>
 #include <memory>
+#include <string>
 #include <cstdint>
 #include <vector>
 
@@ -55,14 +56,19 @@ double median_of(std::vector<double> v) {
     return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
 }
 
-}  // namespace
-
-CopyBandwidth measure_cuda_copy_bandwidth(std::int64_t bytes) {
+/// Throws ResourceError naming `what` when no GPU is there.
+void require_gpu(const std::string& what) {
     int devices = 0;
     if (cudaGetDeviceCount(&devices) != cudaSuccess || devices == 0) {
         cudaGetLastError();
-        throw ResourceError("copy bandwidth: no CUDA GPU is available on this machine");
+        throw ResourceError(what + ": no CUDA GPU is available on this machine");
     }
+}
+
+}  // namespace
+
+CopyBandwidth measure_cuda_copy_bandwidth(std::int64_t bytes) {
+    require_gpu("copy bandwidth");
     // Measured on the current GPU (the rank's, under mpirun).
     std::size_t free_b = 0, total_b = 0;
     cuda::check(cudaMemGetInfo(&free_b, &total_b), "cudaMemGetInfo");
@@ -118,11 +124,7 @@ CopyBandwidth measure_cuda_copy_bandwidth(std::int64_t bytes) {
 }
 
 double measure_cuda_download_seconds(std::int64_t bytes, int repetitions) {
-    int devices = 0;
-    if (cudaGetDeviceCount(&devices) != cudaSuccess || devices == 0) {
-        cudaGetLastError();
-        throw ResourceError("download time: no CUDA GPU is available on this machine");
-    }
+    require_gpu("download time");
     cuda::DeviceArray<char> src{static_cast<std::size_t>(bytes)};
     cuda::check(cudaMemset(src.get(), 1, std::size_t(bytes)), "cudaMemset");
     std::vector<double> seconds;

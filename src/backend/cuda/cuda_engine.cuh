@@ -418,25 +418,16 @@ public:
         theta.clear();
         if constexpr (coupled) {
             DeviceArray<T> d(cells_);
-            fields_kernel<<<blocks(), block_size, 0, stream_>>>(make_observer(), static_cast<T*>(nullptr),
-                                                                  static_cast<T*>(nullptr), d.get());
-            check(cudaGetLastError(), "fields_kernel launch");
-            check(cudaStreamSynchronize(stream_), "fields_kernel");
             std::vector<T> h(cells_);
-            check(cudaMemcpy(h.data(), d.get(), cells_ * sizeof(T), cudaMemcpyDeviceToHost), "download scalar");
+            download_fields(nullptr, nullptr, h.data(), d.get());
             theta.assign(h.begin(), h.end());
         }
     }
 
     void fields(std::vector<double>& rho, std::vector<double>& u) override {
-        DeviceArray<T> d_rho(cells_), d_u(3 * cells_);
-        fields_kernel<<<blocks(), block_size, 0, stream_>>>(make_observer(), d_rho.get(), d_u.get(),
-                                                              static_cast<T*>(nullptr));
-        check(cudaGetLastError(), "fields_kernel launch");
-        check(cudaStreamSynchronize(stream_), "fields_kernel");
+        DeviceArray<T> d(4 * std::size_t(cells_));
         std::vector<T> hr(cells_), hu(3 * cells_);
-        check(cudaMemcpy(hr.data(), d_rho.get(), cells_ * sizeof(T), cudaMemcpyDeviceToHost), "download density");
-        check(cudaMemcpy(hu.data(), d_u.get(), 3 * cells_ * sizeof(T), cudaMemcpyDeviceToHost), "download velocity");
+        download_fields(hr.data(), hu.data(), nullptr, d.get());
         rho.assign(hr.begin(), hr.end());
         u.assign(hu.begin(), hu.end());
     }
@@ -444,21 +435,12 @@ public:
     int native_bytes() const override { return int(sizeof(T)); }
     void fields_native(void* rho, void* u, void* theta) override {
         if (theta && !coupled) throw std::logic_error("fields_native: this engine has no scalar");
-        // One scratch array of 3 values a cell, kept for the next call: a fetch is then one
-        // kernel and one device-to-host copy, without cudaMalloc (docs/python.md).
-        if (field_scratch_.size() < 3 * std::size_t(cells_)) field_scratch_ = DeviceArray<T>(3 * std::size_t(cells_));
-        const std::pair<void*, int> wanted[3] = {{u, 3}, {rho, 1}, {theta, 1}};
-        for (int j = 0; j < 3; ++j) {
-            if (!wanted[j].first) continue;
-            T* d = field_scratch_.get();
-            fields_kernel<<<blocks(), block_size, 0, stream_>>>(make_observer(), j == 1 ? d : nullptr,
-                                                                  j == 0 ? d : nullptr, j == 2 ? d : nullptr);
-            check(cudaGetLastError(), "fields_kernel launch");
-            check(cudaMemcpyAsync(wanted[j].first, d, std::size_t(wanted[j].second) * cells_ * sizeof(T),
-                                  cudaMemcpyDeviceToHost, stream_),
-                  "download fields");
-            check(cudaStreamSynchronize(stream_), "fields_kernel");
-        }
+        // A scratch array kept for the next call (the Python module asks for one field at a
+        // time, 3 values a cell at most): a fetch is then one kernel and one device-to-host
+        // copy, without cudaMalloc (docs/python.md).
+        const std::size_t need = std::size_t(cells_) * ((rho ? 1 : 0) + (u ? 3 : 0) + (theta ? 1 : 0));
+        if (field_scratch_.size() < need) field_scratch_ = DeviceArray<T>(need);
+        download_fields(static_cast<T*>(rho), static_cast<T*>(u), static_cast<T*>(theta), field_scratch_.get());
     }
 
     std::vector<double> sample(const std::vector<std::int64_t>& cells) override {
@@ -890,6 +872,23 @@ private:
         if (const auto n = storage::index_t(reflecting_cells_.size()))
             reflecting_kernel<<<unsigned((n + update_block_size - 1) / update_block_size), update_block_size, 0,
                                 reflecting>>>(k, reflecting_cells_.get(), n);
+    }
+    /// The fields kernel once for the host arrays given (density, velocity, scalar: each
+    /// where not null) through `d`, device memory for all of them (1, 3 and 1 values a
+    /// cell), then one device-to-host copy of each.
+    void download_fields(T* rho, T* u, T* theta, T* d) {
+        T* const d_rho = rho ? d : nullptr;
+        T* const d_u = u ? d + (rho ? cells_ : 0) : nullptr;
+        T* const d_theta = theta ? d + (rho ? cells_ : 0) + (u ? 3 * cells_ : 0) : nullptr;
+        fields_kernel<<<blocks(), block_size, 0, stream_>>>(make_observer(), d_rho, d_u, d_theta);
+        check(cudaGetLastError(), "fields_kernel launch");
+        const std::pair<T*, T*> copies[3] = {{rho, d_rho}, {u, d_u}, {theta, d_theta}};
+        for (int j = 0; j < 3; ++j)
+            if (copies[j].first)
+                check(cudaMemcpyAsync(copies[j].first, copies[j].second, (j == 1 ? 3 : 1) * cells_ * sizeof(T),
+                                      cudaMemcpyDeviceToHost, stream_),
+                      "download fields");
+        check(cudaStreamSynchronize(stream_), "fields_kernel");
     }
     /// Interpolated bounce-back through the store of the next step: after advance().
     void launch_walls() {
