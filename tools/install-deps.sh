@@ -8,6 +8,7 @@ apt-get update -qq
 apt-get install -y -qq --no-install-recommends \
   cmake ninja-build g++ make \
   libtomlplusplus-dev libcli11-dev zlib1g-dev libpng-dev libgtest-dev libmuparser-dev python3 \
+  libcpp-httplib-dev \
   libopenmpi-dev openmpi-bin \
   python3-dev python3-venv python3-pip \
   clang libclang-rt-dev libomp-dev >/dev/null  # the fuzz targets (tools/fuzz.sh): libFuzzer, ASan, UBSan

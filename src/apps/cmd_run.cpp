@@ -8,6 +8,7 @@
 #include <cstring>
 #include <cstdio>
 #include <filesystem>
+#include <memory>
 #include <optional>
 #include <iostream>
 
@@ -19,6 +20,10 @@
 #include "io/run_writer.hpp"
 #include "parallel/comm.hpp"
 #include "sim/simulation.hpp"
+#ifdef BARRACUDA_HAVE_SERVE
+#include "live/server.hpp"
+#include "live/session.hpp"
+#endif
 
 namespace barracuda::apps {
 
@@ -106,6 +111,26 @@ int run_command(const RunOptions& options) {
         if (lead) std::cerr << "error: " << e.what() << "\n";
         return CaseInvalid;
     }
+    // The live view's address is checked before anything is allocated.
+#ifdef BARRACUDA_HAVE_SERVE
+    live::ServeOptions serve;
+    serve.public_bind = options.serve_public, serve.open_view = options.serve_open_view;
+    if (options.serve_given) {
+        try {
+            live::parse_serve_address(options.serve, serve);
+        } catch (const CaseError& e) {
+            if (lead) std::cerr << "error: " << e.what() << "\n";
+            return UsageError;
+        }
+    }
+#else
+    if (options.serve_given) {
+        if (lead)
+            std::cerr << "error: --serve: this binary was built without the live view (it needs cpp-httplib: apt "
+                         "install libcpp-httplib-dev, or tools/install-deps.sh, then build again; docs/building.md)\n";
+        return UsageError;
+    }
+#endif
     const auto backend = parse_backend(options.backend, spec.run.backend);
     const bool restart = !options.restart.empty();
     const std::string out_dir = restart ? options.restart : options.out.empty() ? spec.output.directory : options.out;
@@ -180,8 +205,43 @@ int run_command(const RunOptions& options) {
         if (!checkpoints) checkpoints.emplace(spec, sub, writer.directory().path);
         schedule.save = [&](std::int64_t samples) { checkpoints->save(simulation, samples, schedule.every); };
         install_stop_handlers();
-        const auto r = simulation.run(&writer, [&](const sim::Progress& p) { progress(p); }, schedule,
-                                      [] { return stop_signal != 0; });
+        sim::OutputSink* sink = &writer;
+        sim::ChunkControl control;
+#ifdef BARRACUDA_HAVE_SERVE
+        // The live view: every rank takes part in the session (slices, steering); rank 0
+        // serves. Declared in this order so that the server stops before the session goes.
+        std::optional<live::Session> session;
+        std::optional<live::SessionSink> session_sink;
+        std::unique_ptr<live::Server> server;
+        if (options.serve_given) {
+            live::Session::Options so;
+            so.case_file = options.case_file, so.overrides = options.overrides;
+            so.stop_requested = [] { return stop_signal != 0; };
+            session.emplace(simulation, &writer, so);
+            session_sink.emplace(writer, *session);
+            sink = &*session_sink;
+            std::string failed;
+            if (lead) {
+                try {
+                    server = std::make_unique<live::Server>(*session, serve);
+                } catch (const ResourceError& e) {
+                    failed = e.what();
+                }
+            }
+            if (comm.any(!failed.empty())) throw ResourceError(lead ? failed : "--serve failed on rank 0");
+            if (lead) {
+                std::cerr << "barracuda: live view at " << server->url() << "\n";
+                if (!live::is_loopback(serve.host))
+                    std::cerr << "barracuda: serving on " << serve.host
+                              << " (--serve-public): anyone with the token can steer this run"
+                              << (serve.open_view ? "; anyone who reaches the port can watch it" : "") << "\n";
+            }
+            control = session->control();
+        }
+#endif
+        const bool controlled = static_cast<bool>(control.between);
+        const auto r = simulation.run(sink, [&](const sim::Progress& p) { progress(p); }, schedule,
+                                      [] { return stop_signal != 0; }, controlled ? &control : nullptr);
         progress.finish();
         if (r.stopped) {
             if (lead) {

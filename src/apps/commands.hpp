@@ -18,6 +18,12 @@ struct RunOptions {
     std::int64_t checkpoint_every = 0;   // --checkpoint-every (0: none, or the restarted run's)
     std::string restart;               // --restart DIR (empty: a fresh run)
     bool quiet = false;
+    /// --serve [host:]port: the live view (docs/cli.md#live-view); serve_given without a
+    /// value: 127.0.0.1 and a free port.
+    bool serve_given = false;
+    std::string serve;
+    bool serve_public = false;     // --serve-public: a non-loopback address is allowed
+    bool serve_open_view = false;  // --serve-open-view: watching needs no token
 };
 int run_command(const RunOptions& options);
 

@@ -95,6 +95,17 @@ int run_main(int argc, char** argv) {
                      "must be the same but for run.steps, run.backend and [output]")
         ->excludes(out_opt);
     run_cmd->add_flag("-q,--quiet", run.quiet, "No progress line");
+    auto* serve_opt = run_cmd
+        ->add_option("--serve", run.serve,
+                     "Live view in a web browser: serve the page on [host:]port (default 127.0.0.1 and a free port; "
+                     "the URL with its token is printed); docs/cli.md#live-view")
+        ->expected(0, 1);
+    run_cmd->add_flag("--serve-public", run.serve_public,
+                      "Allow --serve on an address other than loopback (every request then needs the token)")
+        ->needs(serve_opt);
+    run_cmd->add_flag("--serve-open-view", run.serve_open_view,
+                      "Let anyone who reaches the port watch without the token (steering still needs it)")
+        ->needs(serve_opt);
 
     app.add_subcommand("info", "Backends, GPUs and build options");
 
@@ -182,6 +193,7 @@ int run_main(int argc, char** argv) {
         val.command_line = command_line(argc, argv);
         return validate_command(val);
     }
+    run.serve_given = serve_opt->count() > 0;
     if (*run_cmd || app.get_subcommands().empty()) return run_command(run);
     return Ok;
 }

@@ -4,6 +4,7 @@
 #include <png.h>
 
 #include <algorithm>
+#include <cmath>
 #include <csetjmp>
 #include <cstdio>
 #include <iterator>
@@ -103,7 +104,7 @@ void png_on_flush(png_structp) {}
 
 }  // namespace
 
-std::string encode_png(const Canvas& image, const std::filesystem::path& file) {
+std::string encode_png(const Canvas& image, const std::filesystem::path& file, int level) {
     PngSink sink;
     std::vector<png_const_bytep> rows(image.height);
     for (int y = 0; y < image.height; ++y) rows[y] = &image.rgb[std::size_t(y) * image.width * 3];
@@ -119,6 +120,7 @@ std::string encode_png(const Canvas& image, const std::filesystem::path& file) {
         throw OutputError("cannot write " + file.string() + ": libpng: " + sink.error);
     }
     png_set_write_fn(png, &sink, png_on_write, png_on_flush);
+    if (level >= 0) png_set_compression_level(png, level);
     png_set_IHDR(png, info, image.width, image.height, 8, PNG_COLOR_TYPE_RGB, PNG_INTERLACE_NONE,
                  PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
     png_write_info(png, info);
@@ -126,6 +128,20 @@ std::string encode_png(const Canvas& image, const std::filesystem::path& file) {
     png_write_end(png, info);
     png_destroy_write_struct(&png, &info);
     return std::move(sink.bytes);
+}
+
+Rgb viridis(double t) {
+    // Viridis (van der Walt & Smith, matplotlib) sampled at 9 evenly spaced points;
+    // linear interpolation between them stays close to the published map.
+    static constexpr Rgb anchors[9] = {{0x44, 0x01, 0x54}, {0x47, 0x2d, 0x7b}, {0x3b, 0x52, 0x8b},
+                                       {0x2c, 0x72, 0x8e}, {0x21, 0x90, 0x8c}, {0x27, 0xad, 0x81},
+                                       {0x5d, 0xc8, 0x63}, {0xaa, 0xdc, 0x32}, {0xfd, 0xe7, 0x25}};
+    const double x = std::isnan(t) ? 0.0 : std::clamp(t, 0.0, 1.0) * 8.0;
+    const int i = std::min(int(x), 7);
+    const double f = x - i;
+    const auto mix = [f](std::uint8_t a, std::uint8_t b) { return std::uint8_t(std::lround(a + f * (b - a))); };
+    return {mix(anchors[i].r, anchors[i + 1].r), mix(anchors[i].g, anchors[i + 1].g),
+            mix(anchors[i].b, anchors[i + 1].b)};
 }
 
 void Canvas::fill(int x0, int y0, int w, int h, Rgb c) {

@@ -35,6 +35,10 @@ struct Canvas {
 inline int text_width(std::string_view s, int scale) { return int(s.size()) * glyph_advance * scale; }
 
 /// The image as PNG bytes; throws OutputError naming `file` when libpng fails.
-std::string encode_png(const Canvas& image, const std::filesystem::path& file);
+/// `level`: zlib's compression level 0-9 (-1: libpng's default).
+std::string encode_png(const Canvas& image, const std::filesystem::path& file, int level = -1);
+
+/// The viridis colour map at t in [0, 1] (clamped; NaN gives its lowest colour).
+Rgb viridis(double t);
 
 }  // namespace barracuda::io

@@ -25,20 +25,6 @@ namespace {
 
 constexpr Rgb solid_grey{128, 128, 128};
 
-// Viridis (van der Walt & Smith, matplotlib) sampled at 9 evenly spaced points;
-// linear interpolation between them stays close to the published map.
-Rgb viridis(double t) {
-    static constexpr Rgb anchors[9] = {{0x44, 0x01, 0x54}, {0x47, 0x2d, 0x7b}, {0x3b, 0x52, 0x8b},
-                                       {0x2c, 0x72, 0x8e}, {0x21, 0x90, 0x8c}, {0x27, 0xad, 0x81},
-                                       {0x5d, 0xc8, 0x63}, {0xaa, 0xdc, 0x32}, {0xfd, 0xe7, 0x25}};
-    const double x = std::clamp(t, 0.0, 1.0) * 8.0;
-    const int i = std::min(int(x), 7);
-    const double f = x - i;
-    const auto mix = [f](std::uint8_t a, std::uint8_t b) { return std::uint8_t(std::lround(a + f * (b - a))); };
-    return {mix(anchors[i].r, anchors[i + 1].r), mix(anchors[i].g, anchors[i + 1].g),
-            mix(anchors[i].b, anchors[i + 1].b)};
-}
-
 std::string format3(double v) {
     char buf[32];
     std::snprintf(buf, sizeof buf, "%.3g", v);

@@ -106,6 +106,7 @@ void RunWriter::truncate_to(std::int64_t step) {
     truncate(forces_, step);
     truncate(probes_, step);
     truncate(permeability_log_, step);
+    truncate(events_, step);
 }
 
 void RunWriter::truncate(CsvLog& log, std::int64_t step) {
@@ -522,10 +523,18 @@ void RunWriter::write_probes(std::int64_t step, const std::vector<double>& value
     append(probes_, header, row + "\n");
 }
 
+void RunWriter::write_event(std::int64_t step, const std::string& text) {
+    if (!lead_) return;
+    append(events_, "step,time,event\n", std::to_string(step) + ',' + csv_number(time_of(step)) + ',' +
+                                            csv_field(text) + "\n");
+    flush(events_);  // a change steered by hand is rare and worth keeping at once
+}
+
 void RunWriter::flush() {
     flush(forces_);
     flush(probes_);
     flush(permeability_log_);
+    flush(events_);
 }
 
 void RunWriter::flush(CsvLog& log) {

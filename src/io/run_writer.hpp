@@ -60,6 +60,8 @@ public:
     /// case: and pressure), velocity, velocity fluctuation and temperature; with a
     /// section, mean_section.csv and its PNG maps, and with profiles, mean_profiles.png.
     void write_mean(const sim::MeanFields& mean) override;
+    /// Adds a row to events.csv (step, time, what happened: the live view's steering).
+    void write_event(std::int64_t step, const std::string& text) override;
     void flush() override;
 
     static constexpr double csv_rewrite_seconds = 2.0;
@@ -127,7 +129,8 @@ public:
 private:
     HeatBalance balance_;
     Permeability permeability_;
-    CsvLog forces_{"forces.csv"}, probes_{"probes.csv"}, permeability_log_{"permeability.csv"};
+    CsvLog forces_{"forces.csv"}, probes_{"probes.csv"}, permeability_log_{"permeability.csv"},
+        events_{"events.csv"};
 };
 
 }  // namespace barracuda::io

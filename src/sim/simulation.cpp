@@ -659,7 +659,8 @@ std::optional<Divergence> divergence_in(const CaseSpec& spec, const Observation&
 Simulation::~Simulation() = default;
 
 RunResult Simulation::run(OutputSink* sink, const std::function<void(const Progress&)>& progress,
-                          const CheckpointSchedule& checkpoints, const std::function<bool()>& stop_requested) {
+                          const CheckpointSchedule& checkpoints, const std::function<bool()>& stop_requested,
+                          const ChunkControl* control) {
     using clock = std::chrono::steady_clock;
     const auto& run = spec_.run;
     const bool steady_test = run.steady_tolerance > 0;
@@ -809,10 +810,25 @@ RunResult Simulation::run(OutputSink* sink, const std::function<void(const Progr
     // within about that; every rank takes the same decision and the same chunks.
     std::int64_t chunk = 1;
     bool stopping = false;
+    const bool chunked = stop_requested || (control && control->between);
+    const double pace = control ? std::max(control->chunk_seconds, 1e-3) : 0.2;
+    std::int64_t limit = 0;  // the controller's bound on the next chunk (0: none)
+    // The controller's turn: it may block (paused), steer, bound the next chunk or ask
+    // for the fields now, as often as it likes before the next chunk.
+    auto ask_control = [&](std::int64_t at) {
+        if (!control || !control->between) return;
+        for (;;) {
+            const ChunkVerdict v = control->between(at);
+            limit = v.max_steps;
+            if (!v.snapshot) break;
+            write_output(at);
+        }
+    };
     auto advance_to = [&](std::int64_t from, std::int64_t to) {
         std::int64_t at = from;
         while (at < to) {
-            const std::int64_t n = stop_requested ? std::min(chunk, to - at) : to - at;
+            std::int64_t n = chunked ? std::min(chunk, to - at) : to - at;
+            if (limit > 0) n = std::min(n, limit);
             const auto c0 = clock::now();
             try {
                 advance(n);
@@ -821,10 +837,11 @@ RunResult Simulation::run(OutputSink* sink, const std::function<void(const Progr
                          ". The last good output is kept.");
             }
             at += n;
-            if (!stop_requested) continue;
+            if (!chunked) continue;
             double took = std::chrono::duration<double>(clock::now() - c0).count() / double(n);
+            ask_control(at);
             const auto& comm = parallel::Comm::world();
-            stopping = comm.any(stop_requested());
+            stopping = comm.any(stop_requested && stop_requested());
             if (comm.size() > 1) {  // the slowest rank's pace, the same on every rank
                 const auto all = comm.all_gather(&took, sizeof took);
                 for (int r = 0; r < comm.size(); ++r) {
@@ -833,7 +850,7 @@ RunResult Simulation::run(OutputSink* sink, const std::function<void(const Progr
                     took = std::max(took, t);
                 }
             }
-            chunk = std::clamp<std::int64_t>(std::int64_t(0.2 / std::max(took, 1e-9)), 1, 1 << 20);
+            chunk = std::clamp<std::int64_t>(std::int64_t(pace / std::max(took, 1e-9)), 1, 1 << 20);
             if (stopping) break;
         }
         return at;
@@ -859,6 +876,7 @@ RunResult Simulation::run(OutputSink* sink, const std::function<void(const Progr
         sample_probes(0, true);
         if (average_.due(0)) sample_average(0, true);
     }
+    ask_control(start);
     std::int64_t step = start;
     // The steady-state test compares with the previous check: none yet in this sitting.
     bool first_check = true;

@@ -70,8 +70,27 @@ public:
     virtual void write_probes(std::int64_t /*step*/, const std::vector<double>& /*values*/) {}
     /// The time averages of [average] over the owned cells, when the window closes.
     virtual void write_mean(const MeanFields& /*mean*/) {}
+    /// Something that happened to the run at `step` (a change steered from the live view,
+    /// live/session.hpp), for the run's log; on rank 0 only.
+    virtual void write_event(std::int64_t /*step*/, const std::string& /*text*/) {}
     /// Makes everything handed over so far durable (at the end, and before a divergence is reported).
     virtual void flush() {}
+};
+
+/// What a run's controller asks for between two chunks of steps (ChunkControl).
+struct ChunkVerdict {
+    std::int64_t max_steps = 0;  // the next chunk's most steps (0: the pace alone decides)
+    bool snapshot = false;       // write the fields now (OutputSink::write), then ask again
+};
+
+/// A controller of a running case (barracuda run --serve: live/session.hpp). Simulation::run
+/// calls `between` on every rank once before the first step and after each chunk of
+/// steps, with the step reached. It may steer the simulation (Simulation::steer, on every
+/// rank alike) and may block there (a paused run); what it returns bounds the next chunk
+/// or asks for the fields to be written. The chunks are sized to take `chunk_seconds`.
+struct ChunkControl {
+    double chunk_seconds = 0.2;
+    std::function<ChunkVerdict(std::int64_t step)> between;
 };
 
 /// The subdomain of `rank` among `ranks` (domain.decomposition, or automatic when
@@ -131,9 +150,11 @@ public:
     /// once it answers true on any rank, the run stops after the chunk on every rank:
     /// the state is checked, the outputs made durable, a checkpoint saved through
     /// `checkpoints.save` when there is one (also with checkpoints.every = 0), and the
-    /// result has stopped = true.
+    /// result has stopped = true. `control`, when given, is asked between the chunks as
+    /// ChunkControl says.
     RunResult run(OutputSink* sink, const std::function<void(const Progress&)>& progress,
-                  const CheckpointSchedule& checkpoints = {}, const std::function<bool()>& stop_requested = {});
+                  const CheckpointSchedule& checkpoints = {}, const std::function<bool()>& stop_requested = {},
+                  const ChunkControl* control = nullptr);
 
     /// Advances `steps` time steps, first giving the engine the faces' expression values
     /// of each step when they depend on time (FaceValues). Validation cases step through
