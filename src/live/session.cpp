@@ -7,6 +7,7 @@
 #include "boundary/face.hpp"
 #include "common/error.hpp"
 #include "io/case_file.hpp"
+#include "io/run_writer.hpp"
 #include "live/json.hpp"
 #include "parallel/comm.hpp"
 
@@ -265,23 +266,15 @@ void Session::add_forces(std::int64_t step, const std::vector<std::array<double,
     const auto& f = case_.forces;
     std::vector<double> row{double(step), case_.units.si ? double(step) * case_.units.dt() : double(step)};
     for (std::size_t k = 0; k < forces.size() && k < f.obstacles.size(); ++k) {
-        const bool coefficients = f.reference_velocity > 0 && f.reference_area > 0;
-        if (coefficients) {
-            // C = 2 F / (rho U^2 A) (io::RunWriter::coefficients, lattice units: rho = 1).
-            const double q = 0.5 * f.reference_velocity * f.reference_velocity * f.reference_area;
-            row.push_back(forces[k][0] / q), row.push_back(forces[k][1] / q);
-        } else {
-            row.push_back(forces[k][0]), row.push_back(forces[k][1]);
-        }
+        const auto c = io::RunWriter::coefficients(f, forces[k]);  // C_d, C_l as forces.csv has them
+        row.push_back(c[0]), row.push_back(c[1]);
     }
     std::lock_guard lock(mutex_);
-    if (forces_.columns.empty()) {
-        const bool coefficients = f.reference_velocity > 0 && f.reference_area > 0;
+    if (forces_.columns.empty())
         for (const auto& name : f.obstacles) {
-            forces_.columns.push_back(name + (coefficients ? " C_d" : " F_x"));
-            forces_.columns.push_back(name + (coefficients ? " C_l" : " F_y"));
+            forces_.columns.push_back(name + " C_d");
+            forces_.columns.push_back(name + " C_l");
         }
-    }
     forces_.rows.push_back(std::move(row));
     ++version_;
     changed_.notify_all();

@@ -6,6 +6,7 @@
 #include <httplib.h>
 
 #include <atomic>
+#include <memory>
 #include <cmath>
 #include <thread>
 
@@ -334,6 +335,37 @@ TEST(LiveServer, OpenViewLetsAnyoneWatchButNotSteer) {
     EXPECT_EQ(c.Get("/api/status")->status, 200);
     EXPECT_EQ(c.Post("/api/control", "action=pause", "application/x-www-form-urlencoded")->status, 403);
     session.close();
+}
+
+}  // namespace
+
+namespace {
+
+// On a GPU: the slice the CUDA engine gives equals the CPU engine's (FP64, the same
+// case and steps: the GPU oracle's agreement, tests/gpu), for every field.
+TEST(LiveSlice, CudaEqualsTheCpuOracle) {
+    const auto spec = io::parse_case_string(channel, {"domain.size=[12, 16, 10]"});
+    std::unique_ptr<sim::Simulation> gpu;
+    try {
+        gpu = std::make_unique<sim::Simulation>(spec, sim::BackendChoice::Cuda);
+    } catch (const ResourceError& e) {
+        GTEST_SKIP() << e.what();
+    } catch (const CaseError& e) {  // this build has no CUDA engine for the case
+        GTEST_SKIP() << e.what();
+    }
+    sim::Simulation cpu(spec, sim::BackendChoice::Cpu);
+    gpu->advance(200);
+    cpu.advance(200);
+    const auto kinds = sim::output_node_kinds(spec);
+    for (auto field : live::fields_of(spec))
+        for (int axis = 0; axis < 3; ++axis) {
+            const live::SliceSpec s{axis, spec.size[std::size_t(axis)] / 2, field};
+            const auto a = live::take_slice(*gpu, s, kinds), b = live::take_slice(cpu, s, kinds);
+            ASSERT_EQ(a.value.size(), b.value.size());
+            for (std::size_t k = 0; k < a.value.size(); ++k)
+                EXPECT_NEAR(a.value[k], b.value[k], 1e-6 * (std::abs(b.value[k]) + 1e-6))
+                    << live::field_name(field) << " axis " << axis << " at " << k;
+        }
 }
 
 }  // namespace

@@ -191,7 +191,7 @@ async function start() {
   $("field").addEventListener("change", sliceRequest);
   $("axis").addEventListener("change", () => { fitIndex(); sliceRequest(); });
   $("index").addEventListener("input", () => { $("index-value").textContent = $("index").value; });
-  $("index").addEventListener("change", sliceRequest);
+  $("index").addEventListener("change", () => { $("index-value").textContent = $("index").value; sliceRequest(); });
   $("auto-range").addEventListener("change", () => {
     const fixed = !$("auto-range").checked;
     $("lo").disabled = !fixed;
