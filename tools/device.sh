@@ -18,6 +18,8 @@
 #             against 1 rank bit for bit, weak and strong scaling (SCALING_SIZE, 512)
 #   perf      the compiler's register and spill report of the stream-collide
 #             kernels and, with NCU="<barracuda command>", an Nsight Compute profile
+#   live      the live view (barracuda run --serve): its tests (the CUDA slice against
+#             the CPU's) and tools/live_overhead.py (the solver with and without viewers)
 #   python    the Python module (python3 there has nanobind, numpy, pytest): its
 #             tests on the GPU and the CPU (pytest.txt) and the benchmark of stepping
 #             and fetching against the CLI at 256^3 (docs/performance.md#python)
@@ -34,8 +36,8 @@ modes=() cases=()
 while [ $# -gt 0 ]; do
   case $1 in
     --) shift; cases=("$@"); break ;;
-    build|tests|bench|validate|scaling|perf|python) modes+=("$1") ;;
-    *) echo "usage: $0 MODE... [-- CASE...]  (modes: build tests bench validate scaling perf python)" >&2; exit 2 ;;
+    build|tests|bench|validate|scaling|perf|python|live) modes+=("$1") ;;
+    *) echo "usage: $0 MODE... [-- CASE...]  (modes: build tests bench validate scaling perf python live)" >&2; exit 2 ;;
   esac
   shift
 done
@@ -64,6 +66,7 @@ targets=(barracuda)
 { has tests || has scaling || has perf; } && targets+=(barracuda_gpu_tests)
 has scaling && targets+=(barracuda_mpi_tests)
 has python && targets+=(_core)
+has live && targets+=(barracuda_live_tests)
 has build && targets=(all)
 {
   nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv
@@ -82,6 +85,12 @@ awk 'NR > 1 { printf "%8.1f s  %s\n", ($2 - $1) / 1000, $4 }' build-device/.ninj
 head -5 "$out/compile_times.txt"
 ls -l build-device/src/barracuda | awk '{printf "barracuda: %.1f MB\n", $5 / 1e6}'
 bin=$PWD/build-device/src/barracuda
+# The live view's library needs OpenSSL and brotli; where the machine lacks them, the
+# staged ones (tools/stage-device-deps.sh).
+if ldd "$bin" | grep -q "not found"; then
+  export LD_LIBRARY_PATH="$lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+  echo "staged libraries on LD_LIBRARY_PATH: $(ldd "$bin" | grep -c 'not found') still missing"
+fi
 
 if has perf; then
   echo "== registers and spills of the stream-collide kernels"
@@ -179,6 +188,13 @@ if has python; then
   echo "pytest exit code $?"; tail -3 "$out/pytest.txt"
   PYTHONUNBUFFERED=1 python3 python/benchmarks/step_overhead.py --size 256 --exe "$bin" --backend cuda \
     --steps 1000 --repetitions 3 2>&1 | tee "$out/python_bench.txt"
+fi
+
+if has live; then
+  echo "== live view"
+  build-device/tests/barracuda_live_tests > "$out/live_tests.txt" 2>&1
+  echo "live tests exit code $?"; grep -E "^\[  (PASSED|FAILED|SKIPPED)|FAILED  \]|OK \] LiveSlice.Cuda" "$out/live_tests.txt"
+  PYTHONUNBUFFERED=1 python3 tools/live_overhead.py --exe "$bin" --backend cuda ${LIVE_ARGS:-} 2>&1 | tee "$out/live_overhead.txt"
 fi
 
 if has perf && [ -n "${NCU:-}" ] && command -v ncu >/dev/null; then

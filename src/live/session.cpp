@@ -57,7 +57,7 @@ std::vector<Steerable> steerables(const sim::CaseSpec& spec) {
         const auto& te = spec.thermal.face_expressions[std::size_t(f)];
         if (!t) continue;
         if (t->rule == boundary::ScalarRule::Fixed || t->rule == boundary::ScalarRule::ZeroGradient)
-            out.push_back({base + "temperature", te.empty() ? number(t->value) : quoted(te), "temperature"});
+            out.push_back({base + "temperature", te.empty() ? number(t->value) : quoted(te), "temperature (the case's unit)"});
         else if (t->rule == boundary::ScalarRule::Flux)
             out.push_back({base + "heat_flux", number(t->value / (si ? u.heat_flux_to_lattice() : 1.0)),
                            si ? "W/m^2" : "temperature x cells/step"});
@@ -67,12 +67,12 @@ std::vector<Steerable> steerables(const sim::CaseSpec& spec) {
         const std::string base = "obstacle[" + std::to_string(k) + "].";
         if (o.power) {
             out.push_back({base + "power", number(*o.power / (si ? u.power_to_lattice() : 1.0)),
-                           si ? "W" : "temperature x cells/step"});
+                           si ? "W" : "temperature x cells/step", o.name});
         } else if (o.thermal && o.thermal->rule == boundary::ScalarRule::Fixed) {
-            out.push_back({base + "temperature", number(o.thermal->value), "temperature"});
+            out.push_back({base + "temperature", number(o.thermal->value), "temperature (the case's unit)", o.name});
         } else if (o.thermal && o.thermal->rule == boundary::ScalarRule::Flux) {
             out.push_back({base + "heat_flux", number(o.thermal->value / (si ? u.heat_flux_to_lattice() : 1.0)),
-                           si ? "W/m^2" : "temperature x cells/step"});
+                           si ? "W/m^2" : "temperature x cells/step", o.name});
         }
     }
     std::string g = "[";
@@ -206,7 +206,7 @@ std::string Session::info_json() const {
     const auto st = steerables(s);
     for (std::size_t k = 0; k < st.size(); ++k)
         o << (k ? "," : "") << "{\"key\":" << json_string(st[k].key) << ",\"value\":" << json_string(st[k].value)
-          << ",\"unit\":" << json_string(st[k].unit) << "}";
+          << ",\"unit\":" << json_string(st[k].unit) << ",\"name\":" << json_string(st[k].name) << "}";
     o << "],\"slice\":{\"axis\":" << default_slice(s).axis << ",\"index\":" << default_slice(s).index << "}}";
     return o.str();
 }

@@ -27,6 +27,7 @@ namespace barracuda::live {
 /// --set takes it, and its current value as TOML text in the case's units.
 struct Steerable {
     std::string key, value, unit;
+    std::string name;  // the obstacle's name, for obstacle[k] keys
 };
 /// What `spec` offers: the velocity of velocity faces and moving walls, the density of
 /// pressure faces, the faces' temperatures and heat fluxes, the obstacles' temperatures,

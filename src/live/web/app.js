@@ -151,7 +151,7 @@ function buildSteering() {
     const row = document.createElement("div");
     row.className = "steer";
     const key = document.createElement("code");
-    key.textContent = s.key;
+    key.textContent = s.key + (s.name ? " (" + s.name + ")" : "");
     const input = document.createElement("input");
     input.value = s.value;
     input.dataset.key = s.key;
