@@ -121,5 +121,33 @@ TEST(ReflectingCells, UpdateAsTheGeneralPathWithMovingObstacles) {
     }
 }
 
+// The interior nodes of velocity and pressure faces completed by Zou-He, the regularized
+// rule or the equilibrium take the record path too (mover = open_mover + face); their
+// edges and the nodes beside an obstacle stay general. Every method, an inlet given by an
+// expression of time and position, an absorbing layer at the outlet, TRT and MRT, both
+// patterns, D2Q9 and D3Q19.
+TEST(ReflectingCells, OpenFaceNodesUpdateAsTheGeneralPath) {
+    for (const char* pattern : {"two-copy", "in-place"})
+        for (const char* method : {"zou_he", "regularized", "equilibrium"})
+            for (bool three_d : {false, true}) {
+                SCOPED_TRACE(std::string(pattern) + " " + method + (three_d ? " D3Q19" : " D2Q9"));
+                const std::vector<std::string> o = {
+                    std::string("model.streaming=\"") + pattern + "\"",
+                    std::string("boundary.x_min.method=\"") + method + "\"",
+                    std::string("boundary.x_max.method=\"") + method + "\"",
+                    three_d ? "boundary.x_min.velocity=[\"0.04 + 0.001 * sin(t / 3) * y / 12\", 0, 0]"
+                            : "boundary.x_min.velocity=[\"0.04 + 0.001 * sin(t / 3) * y / 12\", 0]",
+                    "boundary.x_max.sponge.width=3", "boundary.x_max.sponge.strength=0.1",
+                    three_d ? "boundary.x_max.sponge.velocity=[0.04, 0, 0]" : "boundary.x_max.sponge.velocity=[0.04, 0]",
+                    "model.collision=\"mrt\""};
+                const auto s = sim::engine_setup(io::parse_case_string(channel(three_d), o));
+                const auto [reflecting, general] =
+                    three_d ? split<lattice::D3Q19, lattice::NoScalar>(s) : split<lattice::D2Q9, lattice::NoScalar>(s);
+                // General: the face edges (and the nodes beside the plate and the block).
+                EXPECT_LT(general, three_d ? 120u : 12u);
+                expect_same(s, 9);
+            }
+}
+
 }  // namespace
 }  // namespace barracuda

@@ -72,4 +72,29 @@ BARRACUDA_HD LinkSource link_source(const Layout& layout, const boundary::Parame
     return {LinkKind::Streamed, -1, hop.cell};
 }
 
+/// The first velocity/pressure face (x_min, x_max, y_min, ...) the node at pos lies on
+/// whose unknowns the node itself completes (not a bounce-back face), or -1.
+template <class Layout>
+BARRACUDA_HD int open_face_at(const Layout& layout, const boundary::Parameters& faces, const int (&pos)[3]) {
+    BARRACUDA_UNROLL
+    for (int face = 0; face < 6; ++face) {
+        const int a = boundary::Parameters::axis(face);
+        const int at = (face & 1) ? layout.n[a] - 1 : 0;
+        if (pos[a] == at && faces.is_open(face) && !faces.is_bounce_back(face)) return face;
+    }
+    return -1;
+}
+
+/// Whether a node of open face `face` lies on an edge where the face meets another face
+/// (of a non-periodic axis): there its unknowns take the equilibrium (Gather::gather_boundary).
+template <class L, class Layout>
+BARRACUDA_HD bool on_face_edge(const Layout& layout, int face, const int (&pos)[3]) {
+    bool edge = false;
+    BARRACUDA_UNROLL
+    for (int t = 0; t < L::D; ++t)
+        if (t != boundary::Parameters::axis(face) && !layout.periodic[t] && (pos[t] == 0 || pos[t] == layout.n[t] - 1))
+            edge = true;
+    return edge;
+}
+
 }  // namespace barracuda::kernel

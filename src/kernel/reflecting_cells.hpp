@@ -40,6 +40,14 @@ struct ReflectingCell {
 
     static constexpr unsigned streamed_row = 15;
     static constexpr int obstacle_mover = 8;
+    /// mover = open_mover + face: a node of a velocity/pressure face completed by the
+    /// face's rule (Zou-He, regularized or equilibrium; flow only): `reflect` holds its
+    /// unknown links, read by bounce-back first, and its links to resting walls and solid
+    /// nodes. mover = open_mover + open_edge + face: such a node on an edge of the face or
+    /// beside an obstacle, which takes the equilibrium of the face state (gather_boundary).
+    static constexpr int open_mover = 16;
+    static constexpr int open_edge = 8;
+    BARRACUDA_HD bool open() const { return mover >= open_mover; }
 };
 
 /// The record of the boundary cell at pos, or false when one of its links needs the
@@ -49,6 +57,8 @@ bool reflecting_cell(const Layout& layout, const boundary::Parameters& faces, co
                      const std::uint8_t* node_class, const int (&pos)[3], ReflectingCell& out) {
     static_assert(L::Q <= 32, "one bit per link");
     out = {layout.index(pos[0], pos[1], pos[2]), 0, 0, 0, -1};
+    int open = -1;       // the open face whose rule completes unknown links
+    bool other = false;  // a link that bounces back (with or without a mover)
     for (int i = 0; i < L::Q; ++i) {
         const LinkSource link = link_source<L>(layout, faces, node_class, pos, i);
         int mover = -1;
@@ -62,15 +72,34 @@ bool reflecting_cell(const Layout& layout, const boundary::Parameters& faces, co
                 if (faces.type[link.wall] == boundary::FaceType::MovingWall) mover = link.wall;
                 break;
             case LinkKind::Open:
-                if (!faces.is_bounce_back(link.wall)) return false;  // completed by the face's rule
+                if (!faces.is_bounce_back(link.wall)) {  // unknown: completed by the face's rule
+                    if (open >= 0 && open != link.wall) return false;
+                    open = link.wall;
+                    out.reflect |= 1u << i;
+                    continue;
+                }
                 mover = link.wall;
                 break;
         }
+        other = true;
         out.reflect |= 1u << i;
         if (mover < 0) continue;
         if (out.mover >= 0 && out.mover != mover) return false;  // two movers: an edge of two moving faces
         out.mover = mover;
         out.moved |= 1u << i;
+    }
+    if (open >= 0) {
+        // The nodes of a Zou-He, regularized or equilibrium face: the face the node itself
+        // completes (not an outflow face), without moving walls or obstacles beside it
+        // (their momentum would need a second mover) and without a scalar (its zero-gradient
+        // and inflow rules need the general path). A node with another bounced-back link
+        // lies on an edge or beside an obstacle: the equilibrium of its face state.
+        if (out.mover >= 0 || !std::is_same_v<Ls, lattice::NoScalar>) return false;
+        if (open_face_at(layout, faces, pos) != open) return false;
+        const bool edge = other || on_face_edge<L>(layout, open, pos);
+        out.moved = 0;
+        out.mover = ReflectingCell::open_mover + (edge ? ReflectingCell::open_edge : 0) + open;
+        return true;
     }
     if constexpr (!std::is_same_v<Ls, lattice::NoScalar>) {
         static_assert(Ls::Q <= 8, "4 bits per scalar link");

@@ -112,12 +112,7 @@ struct Gather {
                 // face nodes beside an obstacle (a pipe's wall crossing an inlet): there the
                 // correction balanced the bounced-back in-face populations and diverged within
                 // 200 steps.
-                bool edge = beside_solid;
-                BARRACUDA_UNROLL
-                for (int t = 0; t < L::D; ++t)
-                    if (t != boundary::Parameters::axis(face) && !layout.periodic[t] &&
-                        (pos[t] == 0 || pos[t] == layout.n[t] - 1))
-                        edge = true;
+                const bool edge = beside_solid || on_face_edge<L>(layout, face, pos);
                 if (edge || faces.method[face] == boundary::Method::Equilibrium) return Gathered::EquilibriumFace;
                 if (faces.method[face] == boundary::Method::Regularized)
                     boundary::regularized_face<L, Eq>(f, unknown, face, face_state);
@@ -231,18 +226,9 @@ struct Gather {
         return -1;
     }
 
-    /// The first velocity/pressure face (x_min, x_max, y_min, ...) the node lies on whose
-    /// unknowns the node itself completes (not a bounce-back face), or -1.
-    BARRACUDA_HD int open_face_of(const int (&pos)[3]) const {
-        BARRACUDA_UNROLL
-        for (int face = 0; face < 6; ++face) {
-            const int a = boundary::Parameters::axis(face);
-            const int at = (face & 1) ? layout.n[a] - 1 : 0;
-            if (pos[a] == at && faces.is_open(face) && !faces.is_bounce_back(face)) return face;
-        }
-        return -1;
-    }
-};
+    /// The first velocity/pressure face the node completes, or -1 (kernel/links.hpp).
+    BARRACUDA_HD int open_face_of(const int (&pos)[3]) const { return open_face_at(layout, faces, pos); }
+};;
 
 /// What output and observation read of a cell, for flow-only and coupled updates
 /// alike, without the collision (so that the output kernels compile once per store).
@@ -453,6 +439,9 @@ struct StreamCollide {
     /// A reflecting boundary cell (kernel/reflecting_cells.hpp): its links' classes from
     /// its record instead of per-link tests, otherwise update_boundary of the same cell,
     /// bit for bit (same sources, same arithmetic; tests/test_reflecting_cells.cpp).
+    /// Open: whether the cell may be an open face's (ReflectingCell::open()); the GPU runs
+    /// the walls' records in a kernel of their own without that code (false).
+    template <bool Open = true>
     BARRACUDA_HD void update_reflecting(const ReflectingCell& r) const {
         const index_t cell = r.cell;
         int pos[3];
@@ -464,7 +453,28 @@ struct StreamCollide {
             f[i] = in.store.read(((r.reflect >> i) & 1u)
                                      ? in.store.reflected_slot(i, cell)
                                      : in.store.streamed_slot(i, cell, Layout::template neighbour<L>(s, cell, i, -1)));
-        if (r.mover >= 0) move(f, r, pos);
+        if (Open && r.open()) {
+            // An open face's node: its unknowns (reflected bits not from a wall or an
+            // obstacle) completed by the face's rule, as gather_boundary does after reading
+            // them the same way; on an edge or beside an obstacle, the equilibrium.
+            const int code = r.mover - ReflectingCell::open_mover;
+            const int face = code % ReflectingCell::open_edge;
+            const boundary::OpenFaceState<T> face_state =
+                boundary::open_face_state<L, Eq>(f, face, in.faces, in.force, in.prescribed(face, pos));
+            if (code >= ReflectingCell::open_edge || in.faces.method[face] == boundary::Method::Equilibrium) {
+                BARRACUDA_UNROLL
+                for (int i = 0; i < L::Q; ++i)
+                    f[i] = physics::equilibrium_shifted<L, Eq>(i, face_state.drho, face_state.u);
+                put_reflecting(r, s, f);
+                return;
+            }
+            if (in.faces.method[face] == boundary::Method::Regularized)
+                boundary::regularized_face<L, Eq>(f, r.reflect, face, face_state);
+            else
+                boundary::zou_he<L>(f, r.reflect, face, face_state);
+        } else if (r.mover >= 0) {
+            move(f, r, pos);
+        }
         [[maybe_unused]] T g[Scalar::Q];
         if constexpr (coupled) {
             scalar.template gather_reflecting<Layout>(cell, s, pos, in.layout.n, r.scalar, g);
@@ -479,6 +489,15 @@ struct StreamCollide {
             in.store.put(i, cell, Layout::template neighbour<L>(s, cell, i, +1), !((r.reflect >> L::opposite(i)) & 1u),
                          f[i], word);
         if constexpr (coupled) scalar.template put_reflecting<Layout>(cell, s, r.scalar, g, word);
+    }
+
+    /// Stores a flow-only reflecting cell's populations (an open face's equilibrium node).
+    BARRACUDA_HD void put_reflecting(const ReflectingCell& r, const Cursor& s, const T (&f)[L::Q]) const {
+        const std::uint32_t word = in.store.draw(r.cell);
+        BARRACUDA_UNROLL
+        for (int i = 0; i < L::Q; ++i)
+            in.store.put(i, r.cell, Layout::template neighbour<L>(s, r.cell, i, +1),
+                         !((r.reflect >> L::opposite(i)) & 1u), f[i], word);
     }
 
     /// The momentum of a moving wall, a moving obstacle or a bounce-back velocity face on

@@ -53,11 +53,13 @@ __global__ void __launch_bounds__(update_block_size)
 
 // The boundary cells whose links stream or bounce back (kernel/reflecting_cells.hpp),
 // from their records: short code, no per-link tests.
-template <class K>
+// Open: the open faces' records (their Zou-He, regularized or equilibrium completion);
+// the walls' records run without that code, in fewer registers.
+template <bool Open, class K>
 __global__ void __launch_bounds__(update_block_size)
     reflecting_kernel(const __grid_constant__ K k, const kernel::ReflectingCell* list, storage::index_t count) {
     const storage::index_t j = storage::index_t(blockIdx.x) * blockDim.x + threadIdx.x;
-    if (j < count) k.update_reflecting(list[j]);
+    if (j < count) k.template update_reflecting<Open>(list[j]);
 }
 
 // Halo exchange (parallel/halo.hpp): populations at the plan's offsets into the
@@ -266,7 +268,11 @@ public:
             else kernel::split_boundary_cells<L, Ls>(s.grid, s.faces, s.thermal.faces, host_class_, reflecting, general);
             boundary_cells_ = upload(all, "copy boundary cell list");
             general_cells_ = upload(general, "copy boundary cell list");
-            reflecting_cells_ = upload(reflecting, "copy reflecting cells");
+            // The open faces' records apart (their own kernel, beside the general one).
+            std::vector<kernel::ReflectingCell> walls, open;
+            for (const auto& r : reflecting) (r.open() ? open : walls).push_back(r);
+            reflecting_cells_ = upload(walls, "copy reflecting cells");
+            open_cells_ = upload(open, "copy open face cells");
         }
         upload_force_links();
         if (!s.wall_links.empty()) {
@@ -636,7 +642,7 @@ public:
     std::int64_t memory_bytes() const override {
         return backend::memory_bytes<L>(setup_) +
                std::int64_t((boundary_cells_.size() + general_cells_.size()) * sizeof(storage::index_t) +
-                            reflecting_cells_.size() * sizeof(kernel::ReflectingCell));
+                            (reflecting_cells_.size() + open_cells_.size()) * sizeof(kernel::ReflectingCell));
     }
 
 private:
@@ -869,9 +875,12 @@ private:
         if (const auto n = storage::index_t(general_cells_.size()))
             boundary_kernel<<<unsigned((n + update_block_size - 1) / update_block_size), update_block_size, 0,
                               general>>>(k, general_cells_.get(), n);
+        if (const auto n = storage::index_t(open_cells_.size()))
+            reflecting_kernel<true><<<unsigned((n + update_block_size - 1) / update_block_size), update_block_size, 0,
+                                      general>>>(k, open_cells_.get(), n);
         if (const auto n = storage::index_t(reflecting_cells_.size()))
-            reflecting_kernel<<<unsigned((n + update_block_size - 1) / update_block_size), update_block_size, 0,
-                                reflecting>>>(k, reflecting_cells_.get(), n);
+            reflecting_kernel<false><<<unsigned((n + update_block_size - 1) / update_block_size), update_block_size, 0,
+                                       reflecting>>>(k, reflecting_cells_.get(), n);
     }
     /// The fields kernel once for the host arrays given (density, velocity, scalar: each
     /// where not null) through `d`, device memory for all of them (1, 3 and 1 values a
@@ -972,7 +981,8 @@ private:
     DeviceArray<std::uint8_t> class_;
     DeviceArray<storage::index_t> boundary_cells_;  // cells of class Boundary (the heat balance's tally)
     DeviceArray<storage::index_t> general_cells_;   // those the general path updates (boundary_kernel)
-    DeviceArray<kernel::ReflectingCell> reflecting_cells_;  // and the others (reflecting_kernel)
+    DeviceArray<kernel::ReflectingCell> reflecting_cells_;  // and the others (reflecting_kernel): walls,
+    DeviceArray<kernel::ReflectingCell> open_cells_;        // and open faces' nodes
     DeviceArray<std::uint32_t> clock_;                // steps since initialisation (stochastic FP16 rounding)
     std::vector<std::uint8_t> host_class_;
     bool odd_ = false, swapped_ = false;

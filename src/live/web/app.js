@@ -11,6 +11,9 @@ let frameShown = -1;
 let frameLoading = false;
 let frameUrl = null;
 const series = { forces: { columns: [], rows: [] }, probes: { columns: [], rows: [] } };
+// The solver's pace as the page saw it: [step, wall seconds, MLUPS or real-time factor].
+const speed = { columns: [], rows: [] };
+const started = performance.now();
 
 function showError(text) { $("error").textContent = text || ""; }
 
@@ -91,6 +94,15 @@ function showStatus(s) {
     li.textContent = "step " + e.step + ": " + e.text;
     return li;
   }));
+  const pace = s.realtime_factor !== undefined ? s.realtime_factor : s.mlups;
+  if (!s.paused && pace !== null && pace > 0) {
+    speed.columns = [s.realtime_factor !== undefined ? "x real time" : "MLUPS"];
+    const last = speed.rows[speed.rows.length - 1];
+    if (!last || s.step > last[0]) speed.rows.push([s.step, (performance.now() - started) / 1000, pace]);
+    if (speed.rows.length > 3000) speed.rows.splice(0, 1000);
+    $("speed-title").textContent = s.realtime_factor !== undefined ? "Speed (x real time)" : "Speed (MLUPS)";
+    plot($("speed-plot"), speed);
+  }
   if (s.frame !== frameShown) loadFrame();
   if (s.series.forces > series.forces.rows.length || s.series.probes > series.probes.rows.length) loadSeries();
 }
