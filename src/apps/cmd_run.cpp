@@ -8,6 +8,8 @@
 #include <cstring>
 #include <cstdio>
 #include <filesystem>
+#include <fstream>
+#include <sstream>
 #include <memory>
 #include <optional>
 #include <iostream>
@@ -104,9 +106,21 @@ int run_command(const RunOptions& options) {
     const auto& comm = parallel::Comm::world();
     const bool lead = comm.rank() == 0;  // prints; every rank reaches the same verdicts
     sim::CaseSpec spec;
+    std::string case_text;  // the case file's text, for the live view's steering
     try {
+        if (!options.case_file.empty() && options.serve_given) {
+            std::ifstream in(options.case_file, std::ios::binary);
+            if (!in) throw CaseError("cannot read case file '" + options.case_file + "'");
+            std::ostringstream text;
+            text << in.rdbuf();
+            case_text = text.str();
+        }
         spec = options.case_file.empty() ? io::parse_case_string(io::default_case_toml(), options.overrides, "default case")
-                                         : io::parse_case_file(options.case_file, options.overrides);
+               : options.serve_given ? io::parse_case_string(case_text, options.overrides, options.case_file)
+                                     : io::parse_case_file(options.case_file, options.overrides);
+        if (options.serve_given && spec.stores_sublattice())
+            throw CaseError("--serve: lattice D3Q13 stores every other node (seed 000); the live view is offered on "
+                            "the other lattices");
     } catch (const CaseError& e) {
         if (lead) std::cerr << "error: " << e.what() << "\n";
         return CaseInvalid;
@@ -214,8 +228,10 @@ int run_command(const RunOptions& options) {
         std::optional<live::SessionSink> session_sink;
         std::unique_ptr<live::Server> server;
         if (options.serve_given) {
+            // The case as it was read at the start: steering reads this text again with
+            // its overrides, never the file, which may have been edited since.
             live::Session::Options so;
-            so.case_file = options.case_file, so.overrides = options.overrides;
+            so.case_text = case_text, so.source = options.case_file, so.overrides = options.overrides;
             so.stop_requested = [] { return stop_signal != 0; };
             session.emplace(simulation, &writer, so);
             session_sink.emplace(writer, *session);

@@ -62,6 +62,8 @@ public:
     void write_mean(const sim::MeanFields& mean) override;
     /// Adds a row to events.csv (step, time, what happened: the live view's steering).
     void write_event(std::int64_t step, const std::string& text) override;
+    /// Takes the steered case's values (the body force of the permeability).
+    void steered(const sim::CaseSpec& spec) override { spec_.body_force = spec.body_force; }
     void flush() override;
 
     static constexpr double csv_rewrite_seconds = 2.0;

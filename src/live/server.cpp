@@ -2,7 +2,10 @@
 
 #include <httplib.h>
 
+#include <sys/socket.h>
+
 #include <atomic>
+#include <condition_variable>
 #include <charconv>
 #include <cmath>
 #include <cstdlib>
@@ -57,6 +60,7 @@ std::optional<double> real(const std::string& text) {
 
 constexpr std::size_t max_body = 4096;   // a control request's form
 constexpr int max_streams = 4;           // open event streams at once (each holds a thread)
+constexpr std::size_t workers = 16;      // the server's threads
 
 }  // namespace
 
@@ -95,6 +99,11 @@ struct Server::Impl {
     std::thread thread;
     int port = 0;
     std::atomic<int> streams{0};
+    std::atomic<bool> stopping{false};
+    // Whether the listening thread has finished (also when it failed to listen).
+    std::mutex state_mutex;
+    std::condition_variable state_changed;
+    bool finished = false;
     std::mutex png_mutex;  // the last frame drawn, for viewers asking for the same
     std::shared_ptr<const Slice> png_frame;  // held, so that its address is not reused
     std::string png_key, png;
@@ -118,6 +127,36 @@ struct Server::Impl {
         http.set_read_timeout(5, 0);
         http.set_write_timeout(5, 0);
         http.set_keep_alive_max_count(100);
+        http.set_keep_alive_timeout(2);
+        // More workers than httplib's 8: idle keep-alive connections and event streams
+        // each hold one.
+        http.new_task_queue = [] { return new httplib::ThreadPool(workers); };
+        // SO_REUSEADDR only: httplib's default adds SO_REUSEPORT, with which a second run
+        // on the same port binds too and the kernel shares the viewers between the two.
+        http.set_socket_options([](socket_t sock) {
+            int yes = 1;
+            ::setsockopt(sock, SOL_SOCKET, SO_REUSEADDR, &yes, sizeof yes);
+        });
+        // Before any body is read (payload_max_length holds only for a Content-Length):
+        // no chunked bodies, no body without its length, and bodies only for /api/control.
+        http.set_pre_routing_handler([](const httplib::Request& req, httplib::Response& res) {
+            const auto refused = [&](int status, const std::string& why) {
+                refuse(res, why, status);
+                res.set_header("Connection", "close");
+                return httplib::Server::HandlerResponse::Handled;
+            };
+            if (req.has_header("Transfer-Encoding"))
+                return refused(411, "chunked request bodies are refused: send a Content-Length (at most 4096 bytes)");
+            if (req.method == "POST") {
+                if (req.path != "/api/control") return refused(405, "POST is only for /api/control");
+                if (!req.has_header("Content-Length")) return refused(411, "a POST needs a Content-Length");
+            } else if (req.method != "GET" && req.method != "HEAD") {
+                return refused(405, "method " + req.method + " is not allowed");
+            } else if (req.has_header("Content-Length") && req.get_header_value("Content-Length") != "0") {
+                return refused(400, "a GET carries no body");
+            }
+            return httplib::Server::HandlerResponse::Unhandled;
+        });
         http.set_default_headers({{"Cache-Control", "no-store"},
                                   {"X-Content-Type-Options", "nosniff"},
                                   {"Referrer-Policy", "no-referrer"},
@@ -213,19 +252,23 @@ struct Server::Impl {
         res.set_chunked_content_provider(
             "text/event-stream",
             [this, seen](std::size_t, httplib::DataSink& sink) {
-                // At most ten updates a second; a comment every second keeps the stream open.
-                std::this_thread::sleep_for(std::chrono::milliseconds(100));
-                const auto v = session.wait_for_change(*seen, std::chrono::milliseconds(1000));
-                if (!http.is_running()) return false;
-                session.viewer_seen();
-                std::string text;
-                if (v != *seen) {
-                    *seen = v;
-                    text = "data: " + session.status_json() + "\n\n";
-                } else {
-                    text = ": keep-alive\n\n";
+                try {  // httplib does not catch what a content provider throws
+                    // At most ten updates a second; a comment every second keeps it open.
+                    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+                    const auto v = session.wait_for_change(*seen, std::chrono::milliseconds(1000));
+                    if (!http.is_running() || stopping) return false;
+                    session.viewer_seen();
+                    std::string text;
+                    if (v != *seen) {
+                        *seen = v;
+                        text = "data: " + session.status_json() + "\n\n";
+                    } else {
+                        text = ": keep-alive\n\n";
+                    }
+                    return sink.write(text.data(), text.size());
+                } catch (...) {
+                    return false;
                 }
-                return sink.write(text.data(), text.size());
             },
             [this](bool) { streams.fetch_sub(1); });
     }
@@ -272,13 +315,42 @@ Server::Server(Session& session, ServeOptions options) : impl_(std::make_unique<
     if (m.port < 0)
         throw ResourceError("--serve: cannot listen on " + m.options.host + ":" + std::to_string(m.options.port) +
                             " (in use, or not an address of this machine)");
-    m.thread = std::thread([&m] { m.http.listen_after_bind(); });
+    m.thread = std::thread([&m] {
+        m.http.listen_after_bind();
+        std::lock_guard lock(m.state_mutex);
+        m.finished = true;
+        m.state_changed.notify_all();
+    });
+    // httplib's stop() does nothing before the listening loop runs: wait for it, so that
+    // a run that ends at once can stop the server.
+    std::unique_lock lock(m.state_mutex);
+    while (!m.finished && !m.http.is_running()) m.state_changed.wait_for(lock, std::chrono::milliseconds(1));
+    if (m.finished) {
+        lock.unlock();
+        m.thread.join();
+        throw ResourceError("--serve: the server on " + m.options.host + ":" + std::to_string(m.port) +
+                            " stopped as it started");
+    }
 }
 
 Server::~Server() {
-    impl_->session.close();
-    impl_->http.stop();
-    if (impl_->thread.joinable()) impl_->thread.join();
+    auto& m = *impl_;
+    m.stopping = true;
+    m.session.close();
+    m.http.stop();
+    // Stopping waits for every worker; one held by a client that sends a byte every few
+    // seconds would keep the finished run's process alive. Give them two seconds, then
+    // leave the server to the process's end (its memory is not freed: the threads may
+    // still touch it).
+    std::unique_lock lock(m.state_mutex);
+    if (m.state_changed.wait_for(lock, std::chrono::seconds(2), [&] { return m.finished; })) {
+        lock.unlock();
+        m.thread.join();
+        return;
+    }
+    lock.unlock();
+    m.thread.detach();
+    (void)impl_.release();
 }
 
 int Server::port() const { return impl_->port; }

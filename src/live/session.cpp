@@ -88,7 +88,8 @@ Session::Session(sim::Simulation& simulation, sim::OutputSink* sink, Options opt
     if (case_.stores_sublattice())
         throw CaseError("--serve: lattice D3Q13 stores every other node (seed 000); the live view is offered on the "
                         "other lattices");
-    if (lead_) kinds_ = sim::output_node_kinds(case_);
+    kinds_ = sim::output_node_kinds(case_, &simulation.subdomain());
+    current_ = case_;
     slice_ = default_slice(case_);
     step_ = simulation.time();
 }
@@ -103,8 +104,7 @@ sim::ChunkControl Session::control() {
 sim::CaseSpec Session::read_case(const std::vector<std::string>& steered) const {
     auto overrides = options_.overrides;
     overrides.insert(overrides.end(), steered.begin(), steered.end());
-    if (!options_.case_file.empty()) return io::parse_case_file(options_.case_file, overrides);
-    if (!options_.case_text.empty()) return io::parse_case_string(options_.case_text, overrides);
+    if (!options_.case_text.empty()) return io::parse_case_string(options_.case_text, overrides, options_.source);
     return io::parse_case_string(io::default_case_toml(), overrides, "default case");
 }
 
@@ -203,7 +203,11 @@ std::string Session::info_json() const {
         o << (k ? "," : "") << "{\"name\":" << json_string(field_name(fields[k]))
           << ",\"label\":" << json_string(field_label(fields[k], s)) << "}";
     o << "],\"steerables\":[";
-    const auto st = steerables(s);
+    std::vector<Steerable> st;
+    {
+        std::lock_guard lock(mutex_);
+        st = steerables(current_);  // with the values steered so far
+    }
     for (std::size_t k = 0; k < st.size(); ++k)
         o << (k ? "," : "") << "{\"key\":" << json_string(st[k].key) << ",\"value\":" << json_string(st[k].value)
           << ",\"unit\":" << json_string(st[k].unit) << ",\"name\":" << json_string(st[k].name) << "}";
@@ -238,18 +242,31 @@ std::string Session::status_json() const {
 }
 
 std::string Session::series_json(std::size_t since_forces, std::size_t since_probes) const {
-    std::lock_guard lock(mutex_);
+    // The rows copied under the lock (at most max_rows a reply), written without it: the
+    // solver waits for nobody's JSON.
+    constexpr std::size_t max_rows = 5000;
+    Series forces, probes;
+    {
+        std::lock_guard lock(mutex_);
+        for (const auto& [from, to, since] :
+             {std::tuple{&forces_, &forces, since_forces}, std::tuple{&probes_, &probes, since_probes}}) {
+            to->columns = from->columns;
+            const std::size_t begin = std::min(since, from->rows.size());
+            const std::size_t end = std::min(from->rows.size(), begin + max_rows);
+            to->rows.assign(from->rows.begin() + std::ptrdiff_t(begin), from->rows.begin() + std::ptrdiff_t(end));
+        }
+    }
     std::ostringstream o;
     o << "{";
     bool first_series = true;
     for (const auto& [name, series, since] :
-         {std::tuple{"forces", &forces_, since_forces}, std::tuple{"probes", &probes_, since_probes}}) {
+         {std::tuple{"forces", &forces, since_forces}, std::tuple{"probes", &probes, since_probes}}) {
         o << (first_series ? "" : ",") << json_string(name) << ":{\"columns\":[";
         first_series = false;
         for (std::size_t k = 0; k < series->columns.size(); ++k) o << (k ? "," : "") << json_string(series->columns[k]);
-        o << "],\"from\":" << std::min(since, series->rows.size()) << ",\"rows\":[";
-        for (std::size_t r = since; r < series->rows.size(); ++r) {
-            o << (r > since ? "," : "") << "[";
+        o << "],\"from\":" << since << ",\"rows\":[";
+        for (std::size_t r = 0; r < series->rows.size(); ++r) {
+            o << (r > 0 ? "," : "") << "[";
             for (std::size_t k = 0; k < series->rows[r].size(); ++k) o << (k ? "," : "") << json_number(series->rows[r][k]);
             o << "]";
         }
@@ -372,10 +389,17 @@ void Session::apply(const std::string& packet, std::int64_t step, sim::ChunkVerd
                 {
                     std::lock_guard lock(mutex_);
                     steered_ = std::move(next);
+                    current_ = simulation_.spec();
                 }
+                if (sink_) sink_->steered(simulation_.spec());
                 log_event(step, "steered: " + key + " = " + value);
             } catch (const CaseError& e) {  // on every rank alike (Simulation::steer)
                 if (!simulation_.usable()) throw ResourceError(std::string("steering failed: ") + e.what());
+                log_event(step, "refused: " + key + " = " + value + ": " + e.what());
+            } catch (const ResourceError& e) {
+                // The new engine could not be made (memory) and the old one is back: the run
+                // goes on as it was. Without an engine it cannot.
+                if (!simulation_.usable()) throw;
                 log_event(step, "refused: " + key + " = " + value + ": " + e.what());
             }
         }
@@ -389,6 +413,7 @@ void Session::publish_progress(std::int64_t step) {
     step_ = step;
     if (paused_ && steps_left_ == 0) {
         rate_step0_ = -1;
+        steps_per_second_ = mlups_ = 0;  // no pace, no ETA while paused
     } else if (rate_step0_ < 0) {
         rate_step0_ = step, rate_t0_ = now;
     } else if (const double s = std::chrono::duration<double>(now - rate_t0_).count(); s >= 0.5) {

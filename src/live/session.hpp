@@ -45,10 +45,12 @@ struct Request {
 class Session {
 public:
     struct Options {
-        /// How the case is read again with a steered value: the run's case file, or when
-        /// it is empty `case_text` (empty too: the built-in case), with the run's overrides.
-        std::string case_file;
+        /// How the case is read again with a steered value: `case_text` (the run's case
+        /// file as it was read at the start, never read again; empty: the built-in case)
+        /// under the name `source` (relative files are found beside it), with the run's
+        /// overrides.
         std::string case_text;
+        std::string source = "case";
         std::vector<std::string> overrides;
         /// Seconds between frames while a viewer watches.
         double frame_seconds = 0.1;
@@ -104,8 +106,9 @@ private:
     Options options_;
     bool lead_;
     const sim::CaseSpec case_;  // as it started: what the server checks requests against
+    sim::CaseSpec current_;     // as it runs, steered values included (under mutex_)
     std::string engine_description_;
-    std::vector<std::uint8_t> kinds_;  // rank 0: the box's output node kinds
+    std::vector<std::uint8_t> kinds_;  // this rank's owned cells' output node kinds
     std::vector<std::string> steered_;  // the overrides steered so far (every rank; under mutex_)
     std::int64_t steps_left_ = 0;       // of a "step N" request (under mutex_)
     std::int64_t last_step_ = -1;       // where the last between() was
@@ -160,6 +163,7 @@ public:
     }
     void write_mean(const sim::MeanFields& mean) override { inner_.write_mean(mean); }
     void write_event(std::int64_t step, const std::string& text) override { inner_.write_event(step, text); }
+    void steered(const sim::CaseSpec& spec) override { inner_.steered(spec); }
     void flush() override { inner_.flush(); }
 
 private:

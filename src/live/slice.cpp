@@ -28,7 +28,8 @@ constexpr std::array<std::pair<Field, std::string_view>, 8> names{{{Field::Speed
 int first_axis(int axis) { return axis == 0 ? 1 : 0; }
 int second_axis(int axis) { return axis == 2 ? 1 : 2; }
 
-constexpr int per_cell = 5;  // rho, ux, uy, uz, theta (Engine::sample's order)
+constexpr int sampled_values = 5;  // rho, ux, uy, uz, theta (Engine::sample's order)
+constexpr int per_cell = 6;        // and the node kind
 
 }  // namespace
 
@@ -103,11 +104,11 @@ Slice take_slice(sim::Simulation& simulation, const SliceSpec& s, const std::vec
     const bool sampled = s.field != Field::NodeKind;
     if (curl && spec.size[std::size_t(n)] > 1)
         planes = {std::max(s.index - 1, 0), s.index, std::min(s.index + 1, spec.size[std::size_t(n)] - 1)};
-    if (!sampled) planes.clear();
 
     // This rank's cells on each plane, i fastest, and where they sit in the plane.
     const auto grid = sim::local_grid(spec, sub);
     std::vector<std::int64_t> cells;
+    std::vector<float> cell_kinds;
     std::vector<std::int32_t> header;  // per plane: i0, ni, j0, nj (0 x 0: not here)
     for (int p : planes) {
         if (!sub.owns_global(n, p)) {
@@ -124,17 +125,28 @@ Slice take_slice(sim::Simulation& simulation, const SliceSpec& s, const std::vec
                 local[std::size_t(a)] = i + sub.ghost_lo[std::size_t(a)];
                 local[std::size_t(b)] = j + sub.ghost_lo[std::size_t(b)];
                 cells.push_back(std::int64_t(grid.index(local[0], local[1], local[2])));
+                std::array<int, 3> owned{};
+                owned[std::size_t(n)] = p - sub.owned_origin[std::size_t(n)];
+                owned[std::size_t(a)] = i, owned[std::size_t(b)] = j;
+                const std::size_t k = std::size_t(owned[0]) +
+                                      std::size_t(sub.owned_size[0]) *
+                                          (std::size_t(owned[1]) + std::size_t(sub.owned_size[1]) * std::size_t(owned[2]));
+                cell_kinds.push_back(k < kinds.size() ? float(kinds[k]) : 0.0f);
             }
     }
-    const std::vector<double> values = sampled ? simulation.engine().sample(cells) : std::vector<double>{};
+    const std::vector<double> values =
+        sampled ? simulation.engine().sample(cells) : std::vector<double>(cells.size() * sampled_values, 0.0);
 
-    // Rank 0 gets every rank's header and values.
-    std::vector<unsigned char> mine(header.size() * sizeof(std::int32_t) + values.size() * sizeof(float));
-    std::memcpy(mine.data(), header.data(), header.size() * sizeof(std::int32_t));
-    for (std::size_t k = 0; k < values.size(); ++k) {
-        const float f = float(values[k]);
-        std::memcpy(mine.data() + header.size() * sizeof(std::int32_t) + k * sizeof(float), &f, sizeof f);
+    // Rank 0 gets every rank's header, values and kinds.
+    std::vector<float> packed(cells.size() * per_cell);
+    for (std::size_t c = 0; c < cells.size(); ++c) {
+        for (int v = 0; v < sampled_values; ++v) packed[c * per_cell + std::size_t(v)] = float(values[c * sampled_values + std::size_t(v)]);
+        packed[c * per_cell + sampled_values] = cell_kinds[c];
     }
+    std::vector<unsigned char> mine(header.size() * sizeof(std::int32_t) + packed.size() * sizeof(float));
+    std::memcpy(mine.data(), header.data(), header.size() * sizeof(std::int32_t));
+    if (!packed.empty())
+        std::memcpy(mine.data() + header.size() * sizeof(std::int32_t), packed.data(), packed.size() * sizeof(float));
     std::vector<std::size_t> sizes;
     const auto all = comm.size() > 1 ? comm.gather(mine, &sizes, 0) : mine;
     if (comm.size() == 1) sizes = {mine.size()};
@@ -195,11 +207,7 @@ Slice take_slice(sim::Simulation& simulation, const SliceSpec& s, const std::vec
     for (int j = 0; j < h; ++j)
         for (int i = 0; i < w; ++i) {
             const std::size_t k = std::size_t(j) * std::size_t(w) + std::size_t(i);
-            std::array<int, 3> g{};
-            g[std::size_t(n)] = s.index, g[std::size_t(a)] = i, g[std::size_t(b)] = j;
-            const std::size_t cell =
-                std::size_t(g[0]) + std::size_t(spec.size[0]) * (std::size_t(g[1]) + std::size_t(spec.size[1]) * std::size_t(g[2]));
-            if (cell < kinds.size()) out.kind[k] = kinds[cell];
+            out.kind[k] = std::uint8_t(value(mid, i, j, sampled_values));
             double v = 0;
             switch (s.field) {
                 case Field::Speed: {

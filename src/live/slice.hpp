@@ -49,7 +49,8 @@ struct Slice {
 };
 
 /// Collective (every rank of the run): the slice on rank 0 (empty elsewhere). `kinds`:
-/// the whole box's output node kinds (sim::output_node_kinds), needed on rank 0 only.
+/// this rank's owned cells' output node kinds (sim::output_node_kinds of its subdomain),
+/// gathered with the values.
 /// Vorticity: |curl u| by central differences (one-sided at the box's ends), per step
 /// (per second in an SI case).
 Slice take_slice(sim::Simulation& simulation, const SliceSpec& s, const std::vector<std::uint8_t>& kinds);

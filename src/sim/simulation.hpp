@@ -73,6 +73,9 @@ public:
     /// Something that happened to the run at `step` (a change steered from the live view,
     /// live/session.hpp), for the run's log; on rank 0 only.
     virtual void write_event(std::int64_t /*step*/, const std::string& /*text*/) {}
+    /// The running case after Simulation::steer (new face values, body force, heat), on
+    /// every rank: what the sink derives from the case follows it (Darcy's permeability).
+    virtual void steered(const CaseSpec& /*spec*/) {}
     /// Makes everything handed over so far durable (at the end, and before a divergence is reported).
     virtual void flush() {}
 };

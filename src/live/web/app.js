@@ -48,13 +48,20 @@ function fitIndex() {
 
 async function loadFrame() {
   if (frameLoading || !status) return;
-  frameLoading = true;
   const seq = status.frame;
-  try {
-    let query = "";
-    if (!$("auto-range").checked) {
-      query = "?lo=" + encodeURIComponent($("lo").value) + "&hi=" + encodeURIComponent($("hi").value);
+  let query = "";
+  if (!$("auto-range").checked) {
+    const lo = Number($("lo").value), hi = Number($("hi").value);
+    if (!(Number.isFinite(lo) && Number.isFinite(hi) && lo < hi)) {
+      showError("colour range: min and max must be numbers with min < max");
+      frameShown = seq;  // asked again when the range or the frame changes
+      return;
     }
+    query = "?lo=" + encodeURIComponent($("lo").value) + "&hi=" + encodeURIComponent($("hi").value);
+  }
+  frameLoading = true;
+  let failed = false;
+  try {
     const r = await api("/api/frame.png" + query);
     const blob = await r.blob();
     if (frameUrl) URL.revokeObjectURL(frameUrl);
@@ -66,10 +73,12 @@ async function loadFrame() {
     frameShown = seq;
   } catch (e) {
     showError(String(e.message || e));
+    failed = true;
   } finally {
     frameLoading = false;
   }
-  if (status && status.frame !== frameShown) loadFrame();  // a newer one came meanwhile
+  // A newer frame came meanwhile: fetch it; after a failure, not before a pause.
+  if (status && status.frame !== frameShown) setTimeout(loadFrame, failed ? 500 : 0);
 }
 
 function seconds(s) {
@@ -107,19 +116,27 @@ function showStatus(s) {
   if (s.series.forces > series.forces.rows.length || s.series.probes > series.probes.rows.length) loadSeries();
 }
 
+let seriesLoading = false;
 async function loadSeries() {
+  if (seriesLoading) return;
+  seriesLoading = true;
   try {
     const r = await api("/api/series?forces=" + series.forces.rows.length + "&probes=" + series.probes.rows.length);
     const data = await r.json();
     for (const name of ["forces", "probes"]) {
       const s = series[name];
       s.columns = data[name].columns;
-      if (data[name].from === s.rows.length) s.rows.push(...data[name].rows);
+      if (data[name].from === s.rows.length) for (const r of data[name].rows) s.rows.push(r);
       plot($(name + "-plot"), s);
     }
   } catch (e) {
     showError(String(e.message || e));
+  } finally {
+    seriesLoading = false;
   }
+  // More rows than one reply holds: go on.
+  if (status && (status.series.forces > series.forces.rows.length || status.series.probes > series.probes.rows.length))
+    setTimeout(loadSeries, 200);
 }
 
 const colours = ["#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b"];
@@ -221,7 +238,10 @@ async function start() {
 
   const events = new EventSource("/api/events?token=" + encodeURIComponent(token));
   events.onmessage = (m) => showStatus(JSON.parse(m.data));
-  events.onerror = () => { $("progress").textContent += "\n(connection lost: the run may have ended)"; };
+  events.onerror = () => {
+    if (!$("progress").textContent.includes("connection lost"))
+      $("progress").textContent += "\n(connection lost: the run may have ended; retrying)";
+  };
   showStatus(await (await api("/api/status")).json());
   loadSeries();
 }
