@@ -2,8 +2,12 @@
 // fields and an analytic vorticity, the session's checks of requests, steering and
 // pausing through Simulation::run's hook, and the server's security with a real HTTP
 // client. The browser test (tests/browser) drives the page itself.
+#include <arpa/inet.h>
 #include <gtest/gtest.h>
 #include <httplib.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <unistd.h>
 
 #include <atomic>
 #include <memory>
@@ -322,6 +326,66 @@ TEST(LiveServer, AsksForTheTokenAndRefusesBadRequests) {
     EXPECT_EQ(c.Get("/api/frame.png?lo=1&hi=0", with)->status, 400);
     EXPECT_EQ(c.Get("/api/frame.png?lo=0&hi=0.1", with)->status, 200);
     session.close();
+}
+
+// The first line of the answer to a request written by hand (what httplib's client
+// would not send: chunked bodies, bodies without a length).
+std::string raw_request(int port, const std::string& text) {
+    const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
+    sockaddr_in addr{};
+    addr.sin_family = AF_INET;
+    addr.sin_port = htons(std::uint16_t(port));
+    addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    if (::connect(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr) != 0) {
+        ::close(fd);
+        return "no connection";
+    }
+    (void)!::send(fd, text.data(), text.size(), 0);
+    char buf[512] = {};
+    const auto got = ::recv(fd, buf, sizeof buf - 1, 0);
+    ::close(fd);
+    const std::string answer(buf, got > 0 ? std::size_t(got) : 0);
+    return answer.substr(0, answer.find("\r\n"));
+}
+
+TEST(LiveServer, RefusesBodiesItCannotMeasureBeforeReadingThem) {
+    sim::Simulation s(io::parse_case_string(inflow), sim::BackendChoice::Cpu);
+    live::Session::Options so;
+    so.case_text = inflow;
+    live::Session session(s, nullptr, so);
+    live::ServeOptions o;
+    o.token = "secret";
+    live::Server server(session, o);
+    // A chunked body (never ending) is refused at once, token or not, on any path.
+    EXPECT_EQ(raw_request(server.port(), "POST /api/control HTTP/1.1\r\nHost: x\r\nX-Barracuda-Token: secret\r\n"
+                                         "Transfer-Encoding: chunked\r\n\r\n100000\r\naaaa"),
+              "HTTP/1.1 411 Length Required");
+    EXPECT_EQ(raw_request(server.port(), "POST /nothing HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n"),
+              "HTTP/1.1 411 Length Required");
+    EXPECT_EQ(raw_request(server.port(), "POST /api/control HTTP/1.1\r\nHost: x\r\n\r\naction=pause"),
+              "HTTP/1.1 411 Length Required");
+    EXPECT_EQ(raw_request(server.port(), "POST /index.html HTTP/1.1\r\nHost: x\r\nContent-Length: 3\r\n\r\nabc"),
+              "HTTP/1.1 405 Method Not Allowed");
+    EXPECT_EQ(raw_request(server.port(), "DELETE /api/status HTTP/1.1\r\nHost: x\r\n\r\n"),
+              "HTTP/1.1 405 Method Not Allowed");
+    session.close();
+}
+
+TEST(LiveServer, StopsRightAfterItStarts) {
+    // A run that ends at once must not wait on the server's listening thread (it hung
+    // when stop() came before the thread listened). The test's timeout is the check.
+    sim::Simulation s(io::parse_case_string(inflow), sim::BackendChoice::Cpu);
+    live::Session session(s, nullptr, {});
+    for (int k = 0; k < 20; ++k) live::Server server(session, {});
+}
+
+TEST(LiveServer, ASecondServerCannotShareThePort) {
+    sim::Simulation s(io::parse_case_string(inflow), sim::BackendChoice::Cpu);
+    live::Session session(s, nullptr, {});
+    live::Server first(session, {});
+    live::ServeOptions o;
+    o.port = first.port();
+    EXPECT_THROW(live::Server second(session, o), ResourceError);
 }
 
 TEST(LiveServer, OpenViewLetsAnyoneWatchButNotSteer) {
