@@ -18,6 +18,7 @@
 
 #include "apps/build_commit.hpp"
 #include "apps/commands.hpp"
+#include "io/json.hpp"
 #include "apps/exit_codes.hpp"
 #include "backend/bandwidth.hpp"
 #include "backend/device_info.hpp"
@@ -286,34 +287,9 @@ void run_config(Result& r, const sim::BackendChoice backend, const BenchOptions&
 
 // ---- JSON -------------------------------------------------------------------------------------------
 
-std::string json_string(const std::string& s) {
-    std::string out = "\"";
-    for (const unsigned char ch : s) {
-        switch (ch) {
-            case '"': out += "\\\""; break;
-            case '\\': out += "\\\\"; break;
-            case '\n': out += "\\n"; break;
-            case '\r': out += "\\r"; break;
-            case '\t': out += "\\t"; break;
-            default:
-                if (ch < 0x20) {
-                    char buf[8];
-                    std::snprintf(buf, sizeof buf, "\\u%04x", ch);
-                    out += buf;
-                } else {
-                    out += char(ch);
-                }
-        }
-    }
-    return out + "\"";
-}
-
-std::string json_number(double v) {
-    if (!std::isfinite(v)) return "null";
-    char buf[40];
-    std::snprintf(buf, sizeof buf, "%.6g", v);
-    return buf;
-}
+using io::json_string;
+// bench's JSON keeps six significant digits.
+std::string json_number(double v) { return io::json_number(v, 6); }
 
 std::string json_int(std::int64_t v) { return std::to_string(v); }
 

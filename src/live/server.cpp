@@ -16,9 +16,12 @@
 
 #include "common/error.hpp"
 #include "live/frame.hpp"
-#include "live/json.hpp"
+#include "io/json.hpp"
 
 namespace barracuda::live {
+
+using io::json_number;
+using io::json_string;
 
 namespace {
 

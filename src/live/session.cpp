@@ -8,10 +8,13 @@
 #include "common/error.hpp"
 #include "io/case_file.hpp"
 #include "io/run_writer.hpp"
-#include "live/json.hpp"
+#include "io/json.hpp"
 #include "parallel/comm.hpp"
 
 namespace barracuda::live {
+
+using io::json_number;
+using io::json_string;
 
 namespace {
 

@@ -1,12 +1,12 @@
-// Writing the little JSON the live view's server answers with (no parser needed: the
-// requests are form-encoded, server.cpp).
+// Writing JSON by hand: the little the live view's server answers with (its requests
+// are form-encoded, live/server.cpp) and barracuda bench --json; nothing reads JSON.
 #pragma once
 #include <cmath>
 #include <cstdio>
 #include <string>
 #include <string_view>
 
-namespace barracuda::live {
+namespace barracuda::io {
 
 /// `text` as a JSON string literal, quotes included.
 inline std::string json_string(std::string_view text) {
@@ -31,12 +31,13 @@ inline std::string json_string(std::string_view text) {
     return out + "\"";
 }
 
-/// A number as JSON (null for NaN and infinities, which JSON lacks).
-inline std::string json_number(double v) {
+/// A number as JSON with `digits` significant digits (null for NaN and infinities,
+/// which JSON lacks).
+inline std::string json_number(double v, int digits = 9) {
     if (!std::isfinite(v)) return "null";
-    char b[32];
-    std::snprintf(b, sizeof b, "%.9g", v);
+    char b[40];
+    std::snprintf(b, sizeof b, "%.*g", digits, v);
     return b;
 }
 
-}  // namespace barracuda::live
+}  // namespace barracuda::io
