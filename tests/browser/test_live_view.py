@@ -158,7 +158,8 @@ def test_watch_pause_step_slice_steer_snapshot(tmp_path, browser):
         browser.get(url)
         body = browser.find_element(By.TAG_NAME, "body")
         frame = browser.find_element(By.ID, "frame")
-        assert "Sphere in a duct" in browser.find_element(By.ID, "title").text
+        # The page fills itself from /api/info once its script has run.
+        wait_for(lambda: "Sphere in a duct" in browser.find_element(By.ID, "title").text, what="the title")
 
         # The image changes as the steps advance.
         first = wait_for(lambda: frame.get_attribute("data-step"), what="the first frame")
