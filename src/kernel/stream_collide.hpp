@@ -228,7 +228,7 @@ struct Gather {
 
     /// The first velocity/pressure face the node completes, or -1 (kernel/links.hpp).
     BARRACUDA_HD int open_face_of(const int (&pos)[3]) const { return open_face_at(layout, faces, pos); }
-};;
+};
 
 /// What output and observation read of a cell, for flow-only and coupled updates
 /// alike, without the collision (so that the output kernels compile once per store).
@@ -483,21 +483,19 @@ struct StreamCollide {
             collide(f);
         }
         if (in.faces.has_sponge) absorb(f, pos);
-        const std::uint32_t word = in.store.draw(cell);
-        BARRACUDA_UNROLL
-        for (int i = 0; i < L::Q; ++i)
-            in.store.put(i, cell, Layout::template neighbour<L>(s, cell, i, +1), !((r.reflect >> L::opposite(i)) & 1u),
-                         f[i], word);
+        const std::uint32_t word = put_reflecting(r, s, f);
         if constexpr (coupled) scalar.template put_reflecting<Layout>(cell, s, r.scalar, g, word);
     }
 
-    /// Stores a flow-only reflecting cell's populations (an open face's equilibrium node).
-    BARRACUDA_HD void put_reflecting(const ReflectingCell& r, const Cursor& s, const T (&f)[L::Q]) const {
+    /// Stores a reflecting cell's flow populations; returns the cell's rounding word, which
+    /// the scalar's store takes too.
+    BARRACUDA_HD std::uint32_t put_reflecting(const ReflectingCell& r, const Cursor& s, const T (&f)[L::Q]) const {
         const std::uint32_t word = in.store.draw(r.cell);
         BARRACUDA_UNROLL
         for (int i = 0; i < L::Q; ++i)
             in.store.put(i, r.cell, Layout::template neighbour<L>(s, r.cell, i, +1),
                          !((r.reflect >> L::opposite(i)) & 1u), f[i], word);
+        return word;
     }
 
     /// The momentum of a moving wall, a moving obstacle or a bounce-back velocity face on
