@@ -8,8 +8,6 @@
 #include <cstring>
 #include <cstdio>
 #include <filesystem>
-#include <fstream>
-#include <sstream>
 #include <memory>
 #include <optional>
 #include <iostream>
@@ -106,21 +104,14 @@ int run_command(const RunOptions& options) {
     const auto& comm = parallel::Comm::world();
     const bool lead = comm.rank() == 0;  // prints; every rank reaches the same verdicts
     sim::CaseSpec spec;
-    std::string case_text;  // the case file's text, for the live view's steering
+    std::string case_text;  // the case file's text, kept for the live view's steering
     try {
-        if (!options.case_file.empty() && options.serve_given) {
-            std::ifstream in(options.case_file, std::ios::binary);
-            if (!in) throw CaseError("cannot read case file '" + options.case_file + "'");
-            std::ostringstream text;
-            text << in.rdbuf();
-            case_text = text.str();
-        }
+        if (!options.case_file.empty()) case_text = io::read_case_text(options.case_file);
         spec = options.case_file.empty() ? io::parse_case_string(io::default_case_toml(), options.overrides, "default case")
-               : options.serve_given ? io::parse_case_string(case_text, options.overrides, options.case_file)
-                                     : io::parse_case_file(options.case_file, options.overrides);
-        if (options.serve_given && spec.stores_sublattice())
-            throw CaseError("--serve: lattice D3Q13 stores every other node (seed 000); the live view is offered on "
-                            "the other lattices");
+                                         : io::parse_case_string(case_text, options.overrides, options.case_file);
+#ifdef BARRACUDA_HAVE_SERVE
+        if (options.serve_given) live::check_servable(spec);
+#endif
     } catch (const CaseError& e) {
         if (lead) std::cerr << "error: " << e.what() << "\n";
         return CaseInvalid;

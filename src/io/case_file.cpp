@@ -1022,14 +1022,18 @@ bool same_case(const std::string& canonical_a, const std::string& canonical_b, s
     }
 }
 
-sim::CaseSpec parse_case_file(const std::filesystem::path& file, const std::vector<std::string>& overrides,
-                              const std::vector<sim::Obstacle>& given) {
+std::string read_case_text(const std::filesystem::path& file) {
     std::ifstream in(file, std::ios::binary);
     if (!in) throw CaseError("cannot read case file '" + file.string() + "'");
     std::ostringstream text;
     text << in.rdbuf();
     if (in.bad()) throw CaseError("cannot read case file '" + file.string() + "'");
-    return parse_case_string(text.str(), overrides, file.string(), given);
+    return text.str();
+}
+
+sim::CaseSpec parse_case_file(const std::filesystem::path& file, const std::vector<std::string>& overrides,
+                              const std::vector<sim::Obstacle>& given) {
+    return parse_case_string(read_case_text(file), overrides, file.string(), given);
 }
 
 std::string_view default_case_toml() {

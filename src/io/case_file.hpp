@@ -21,6 +21,8 @@ namespace barracuda::io {
 /// after the case's own: [forces] may name them and the checks see them.
 sim::CaseSpec parse_case_string(std::string_view toml_text, const std::vector<std::string>& overrides = {},
                                 std::string_view source_name = "case", const std::vector<sim::Obstacle>& given = {});
+/// A case file's text (throws CaseError "cannot read case file '...'").
+std::string read_case_text(const std::filesystem::path& file);
 sim::CaseSpec parse_case_file(const std::filesystem::path& file, const std::vector<std::string>& overrides = {},
                               const std::vector<sim::Obstacle>& given = {});
 

@@ -33,10 +33,10 @@ std::array<double, 2> range_of(const Slice& slice, const ColourRange& range) {
     return {lo, hi};
 }
 
-std::string frame_png(const Slice& slice, const ColourRange& range, const std::string& title, int min_pixels,
-                      int max_pixels) {
+std::string frame_png(const Slice& slice, const std::array<double, 2>& range, const std::string& title,
+                      int min_pixels, int max_pixels) {
     const int w = slice.width, h = slice.height;
-    const auto [lo, hi] = range_of(slice, range);
+    const auto [lo, hi] = range;
     // Zoom in small slices, thin out large ones: the image stays between the two sizes.
     const int longest = std::max({w, h, 1});
     const int zoom = std::max(1, min_pixels / longest);

@@ -19,9 +19,10 @@ struct ColourRange {
 /// nodes (finite values only; [0, 0] when there are none).
 std::array<double, 2> range_of(const Slice& slice, const ColourRange& range);
 
-/// The slice as PNG bytes, at least `min_pixels` on its longer side (nearest-neighbour
-/// zoom) and at most `max_pixels` (every k-th node); `title` above it.
-std::string frame_png(const Slice& slice, const ColourRange& range, const std::string& title, int min_pixels = 512,
-                      int max_pixels = 2048);
+/// The slice as PNG bytes, coloured over `range` (range_of's), at least `min_pixels` on
+/// its longer side (nearest-neighbour zoom) and at most `max_pixels` (every k-th node);
+/// `title` above it.
+std::string frame_png(const Slice& slice, const std::array<double, 2>& range, const std::string& title,
+                      int min_pixels = 512, int max_pixels = 2048);
 
 }  // namespace barracuda::live

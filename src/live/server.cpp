@@ -223,24 +223,22 @@ struct Server::Impl {
         }
         const auto slice = session.frame();
         if (!slice) return refuse(res, "no frame yet: the first is taken after the first chunk of steps", 503);
-        const std::string key = range.automatic ? "auto" : json_number(range.lo) + "," + json_number(range.hi);
+        const auto colours = range_of(*slice, range);
+        const std::string key = json_number(colours[0]) + "," + json_number(colours[1]);
         std::string bytes;
         {
             std::lock_guard lock(png_mutex);
             if (png_frame != slice || png_key != key) {
-                const auto [lo, hi] = range_of(*slice, range);
                 char title[160];
                 std::snprintf(title, sizeof title, "step %lld, %c = %d", static_cast<long long>(slice->step),
                               "xyz"[slice->spec.axis], slice->spec.index);
-                png = frame_png(*slice, range, title);
+                png = frame_png(*slice, colours, title);
                 png_frame = slice, png_key = key;
-                (void)lo, (void)hi;
             }
             bytes = png;
         }
-        const auto [lo, hi] = range_of(*slice, range);
         res.set_header("X-Frame-Step", std::to_string(slice->step));
-        res.set_header("X-Frame-Range", json_number(lo) + "," + json_number(hi));
+        res.set_header("X-Frame-Range", key);
         res.set_content(std::move(bytes), "image/png");
     }
 

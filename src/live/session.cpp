@@ -49,21 +49,21 @@ std::vector<Steerable> steerables(const sim::CaseSpec& spec) {
                 v += (c ? ", " : "") + (e.empty() ? number(face.velocity[std::size_t(c)] * (si ? u.velocity_scale() : 1.0))
                                                   : quoted(e));
             }
-            out.push_back({base + "velocity", v + "]", velocity_unit});
+            out.push_back({base + "velocity", v + "]", velocity_unit, ""});
         }
         if (face.type == boundary::FaceType::Pressure)
             out.push_back({base + "density",
                            face.density_expression.empty() ? number(face.density) : quoted(face.density_expression),
-                           "lattice density"});
+                           "lattice density", ""});
         if (!spec.thermal.enabled) continue;
         const auto& t = spec.thermal.faces[std::size_t(f)];
         const auto& te = spec.thermal.face_expressions[std::size_t(f)];
         if (!t) continue;
         if (t->rule == boundary::ScalarRule::Fixed || t->rule == boundary::ScalarRule::ZeroGradient)
-            out.push_back({base + "temperature", te.empty() ? number(t->value) : quoted(te), "temperature (the case's unit)"});
+            out.push_back({base + "temperature", te.empty() ? number(t->value) : quoted(te), "temperature (the case's unit)", ""});
         else if (t->rule == boundary::ScalarRule::Flux)
             out.push_back({base + "heat_flux", number(t->value / (si ? u.heat_flux_to_lattice() : 1.0)),
-                           si ? "W/m^2" : "temperature x cells/step"});
+                           si ? "W/m^2" : "temperature x cells/step", ""});
     }
     for (std::size_t k = 0; k < spec.obstacles.size(); ++k) {
         const auto& o = spec.obstacles[k];
@@ -81,16 +81,20 @@ std::vector<Steerable> steerables(const sim::CaseSpec& spec) {
     std::string g = "[";
     for (int c = 0; c < dims; ++c)
         g += (c ? ", " : "") + number(spec.body_force[std::size_t(c)] / (si ? u.acceleration_to_lattice() : 1.0));
-    out.push_back({"force.body", g + "]", si ? "m/s^2" : "cells/step^2"});
+    out.push_back({"force.body", g + "]", si ? "m/s^2" : "cells/step^2", ""});
     return out;
+}
+
+void check_servable(const sim::CaseSpec& spec) {
+    if (spec.stores_sublattice())
+        throw CaseError("--serve: lattice D3Q13 stores every other node (seed 000); the live view is offered on the "
+                        "other lattices");
 }
 
 Session::Session(sim::Simulation& simulation, sim::OutputSink* sink, Options options)
     : simulation_(simulation), sink_(sink), options_(std::move(options)), lead_(parallel::Comm::world().rank() == 0),
       case_(simulation.spec()), engine_description_(simulation.engine().description()) {
-    if (case_.stores_sublattice())
-        throw CaseError("--serve: lattice D3Q13 stores every other node (seed 000); the live view is offered on the "
-                        "other lattices");
+    check_servable(case_);
     kinds_ = sim::output_node_kinds(case_, &simulation.subdomain());
     current_ = case_;
     slice_ = default_slice(case_);
@@ -284,7 +288,7 @@ std::string Session::series_json(std::size_t since_forces, std::size_t since_pro
 void Session::add_forces(std::int64_t step, const std::vector<std::array<double, 3>>& forces) {
     if (!lead_) return;
     const auto& f = case_.forces;
-    std::vector<double> row{double(step), case_.units.si ? double(step) * case_.units.dt() : double(step)};
+    std::vector<double> row{double(step), time_of(step)};
     for (std::size_t k = 0; k < forces.size() && k < f.obstacles.size(); ++k) {
         const auto c = io::RunWriter::coefficients(f, forces[k]);  // C_d, C_l as forces.csv has them
         row.push_back(c[0]), row.push_back(c[1]);
@@ -304,7 +308,7 @@ void Session::add_probes(std::int64_t step, const std::vector<double>& values) {
     if (!lead_) return;
     const bool si = case_.units.si, thermal = case_.thermal.enabled;
     const double cv = si ? case_.units.velocity_scale() : 1.0;
-    std::vector<double> row{double(step), si ? double(step) * case_.units.dt() : double(step)};
+    std::vector<double> row{double(step), time_of(step)};
     for (std::size_t k = 0; 5 * k + 4 < values.size(); ++k) {
         const double* v = &values[5 * k];
         row.push_back(std::sqrt(v[1] * v[1] + v[2] * v[2] + v[3] * v[3]) * cv);

@@ -34,6 +34,9 @@ struct Steerable {
 /// heat fluxes and powers, and force.body.
 std::vector<Steerable> steerables(const sim::CaseSpec& spec);
 
+/// Throws CaseError when the live view cannot show `spec` (D3Q13 stores every other node).
+void check_servable(const sim::CaseSpec& spec);
+
 /// One request from a viewer, checked before it is queued (Session::request).
 struct Request {
     enum Kind { Pause, Resume, Step, Slice, Snapshot, Steer } kind = Pause;
@@ -100,6 +103,10 @@ private:
     void log_event(std::int64_t step, const std::string& text);  // rank 0
     void publish_progress(std::int64_t step);                   // rank 0
     sim::CaseSpec read_case(const std::vector<std::string>& overrides) const;
+    /// The plots' time of a step: seconds in an SI case, else the step (as the CSV files).
+    double time_of(std::int64_t step) const {
+        return case_.units.si ? double(step) * case_.units.dt() : double(step);
+    }
 
     sim::Simulation& simulation_;
     sim::OutputSink* sink_;

@@ -159,7 +159,7 @@ TEST(LiveFrame, DrawsAPngWithTheRangeAsked) {
     const auto fixed = live::range_of(s, {false, -1, 1});
     EXPECT_EQ(fixed[0], -1);
     EXPECT_EQ(fixed[1], 1);
-    const auto png = live::frame_png(s, {}, "title");
+    const auto png = live::frame_png(s, automatic, "title");
     ASSERT_GT(png.size(), 8u);
     EXPECT_EQ(png.substr(1, 3), "PNG");
 }
@@ -271,15 +271,28 @@ TEST(LiveRun, TheControlBoundsChunksAndWritesSnapshots) {
     EXPECT_EQ(sink.written, (std::vector<std::int64_t>{0, snapped, 100}));
 }
 
+// The inflow case served on a free port with the token "secret".
+struct Served {
+    static live::Session::Options session_options() {
+        live::Session::Options o;
+        o.case_text = inflow;
+        return o;
+    }
+    static live::ServeOptions serve_options() {
+        live::ServeOptions o;
+        o.token = "secret";
+        return o;
+    }
+    sim::Simulation simulation{io::parse_case_string(inflow), sim::BackendChoice::Cpu};
+    live::Session session{simulation, nullptr, session_options()};
+    live::Server server{session, serve_options()};
+};
+
 // The server with a real client: the token, the page's files only, sizes, bad requests.
 TEST(LiveServer, AsksForTheTokenAndRefusesBadRequests) {
-    sim::Simulation s(io::parse_case_string(inflow), sim::BackendChoice::Cpu);
-    live::Session::Options so;
-    so.case_text = inflow;
-    live::Session session(s, nullptr, so);
-    live::ServeOptions o;
-    o.token = "secret";
-    live::Server server(session, o);
+    Served served;
+    auto& session = served.session;
+    auto& server = served.server;
     httplib::Client c("127.0.0.1", server.port());
     const httplib::Headers with = {{"X-Barracuda-Token", "secret"}};
     const httplib::Headers wrong = {{"X-Barracuda-Token", "secrex"}};
@@ -349,13 +362,9 @@ std::string raw_request(int port, const std::string& text) {
 }
 
 TEST(LiveServer, RefusesBodiesItCannotMeasureBeforeReadingThem) {
-    sim::Simulation s(io::parse_case_string(inflow), sim::BackendChoice::Cpu);
-    live::Session::Options so;
-    so.case_text = inflow;
-    live::Session session(s, nullptr, so);
-    live::ServeOptions o;
-    o.token = "secret";
-    live::Server server(session, o);
+    Served served;
+    auto& session = served.session;
+    auto& server = served.server;
     // A chunked body (never ending) is refused at once, token or not, on any path.
     EXPECT_EQ(raw_request(server.port(), "POST /api/control HTTP/1.1\r\nHost: x\r\nX-Barracuda-Token: secret\r\n"
                                          "Transfer-Encoding: chunked\r\n\r\n100000\r\naaaa"),
