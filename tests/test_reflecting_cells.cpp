@@ -54,7 +54,7 @@ template <class L, class Ls>
 std::pair<std::size_t, std::size_t> split(const backend::EngineSetup& s) {
     std::vector<kernel::ReflectingCell> reflecting;
     std::vector<storage::index_t> general;
-    kernel::split_boundary_cells<L, Ls>(s.grid, s.faces, s.thermal.faces, kernel::node_classes<L>(s), reflecting,
+    kernel::split_boundary_cells<L, Ls>(s.grid, s.faces, s.thermal.faces, kernel::node_classes<L, storage::LayoutOf<L>>(s), reflecting,
                                         general);
     return {reflecting.size(), general.size()};
 }

@@ -427,7 +427,7 @@ void print_table_row(const Result& r) {
 /// with obstacles and open faces against the same box's bulk speed).
 struct CaseResult {
     std::string file, engine, bulk_note;
-    std::int64_t cells = 0, steps = 0, warmup_steps = 0;
+    std::int64_t cells = 0, fluid_cells = 0, steps = 0, warmup_steps = 0;
     std::vector<double> mlups_all, bulk_mlups_all;
     double mlups = 0, bulk_mlups = 0, bytes_per_cell = 0, gbps = 0, percent_of_copy = 0;
 };
@@ -470,6 +470,8 @@ sim::CaseSpec bulk_only(sim::CaseSpec s) {
     return s;
 }
 
+double mflups(const CaseResult& r) { return r.cells > 0 ? r.mlups * double(r.fluid_cells) / double(r.cells) : 0.0; }
+
 int bench_cases(const Header& h, sim::BackendChoice b, const BenchOptions& o) {
     const auto& comm = parallel::Comm::world();
     const bool lead = comm.rank() == 0, cuda = b == sim::BackendChoice::Cuda;
@@ -478,8 +480,10 @@ int bench_cases(const Header& h, sim::BackendChoice b, const BenchOptions& o) {
         std::printf("each case stepped as a run steps it (no output, checks or monitors); bulk only = the same box "
                     "and model, periodic, without faces and obstacles; MLUPS: median of %d repetitions\n",
                     o.repetitions);
-        std::printf("%-28s %11s %7s %10s %6s %8s %6s %11s %7s  %s\n", "case", "cells", "steps", "MLUPS", "B/cell",
-                    "GB/s", "%copy", "bulk only", "ratio", "engine");
+        std::printf("MFLUPS: fluid node updates (MLUPS times the fluid share of the box; seed 001's figure for "
+                    "sparse geometries)\n");
+        std::printf("%-28s %11s %7s %10s %10s %6s %8s %6s %11s %7s  %s\n", "case", "cells", "steps", "MLUPS", "MFLUPS",
+                    "B/cell", "GB/s", "%copy", "bulk only", "ratio", "engine");
         std::fflush(stdout);
     }
     std::vector<CaseResult> results;
@@ -497,6 +501,7 @@ int bench_cases(const Header& h, sim::BackendChoice b, const BenchOptions& o) {
             r.engine = s.engine().description();
             r.mlups = time_steps(s, r.cells, r.steps, r.warmup_steps, o.repetitions, r.mlups_all);
             r.bytes_per_cell = double(s.engine().bytes_per_cell_update());
+            r.fluid_cells = s.observe_all(false).fluid_cells;
         }
         r.gbps = r.mlups * r.bytes_per_cell / 1e3;
         r.percent_of_copy = h.copy.kernel_gbps > 0 ? 100.0 * r.gbps / (h.copy.kernel_gbps * comm.size()) : 0.0;
@@ -507,8 +512,9 @@ int bench_cases(const Header& h, sim::BackendChoice b, const BenchOptions& o) {
             r.bulk_note = std::string("bulk only not measured: ") + e.what();
         }
         if (lead && !o.json) {
-            std::printf("%-28s %11lld %7lld %10.1f %6.0f %8.1f %6.1f ", file.c_str(), static_cast<long long>(r.cells),
-                        static_cast<long long>(r.steps), r.mlups, r.bytes_per_cell, r.gbps, r.percent_of_copy);
+            std::printf("%-28s %11lld %7lld %10.1f %10.1f %6.0f %8.1f %6.1f ", file.c_str(),
+                        static_cast<long long>(r.cells), static_cast<long long>(r.steps), r.mlups, mflups(r),
+                        r.bytes_per_cell, r.gbps, r.percent_of_copy);
             if (r.bulk_mlups > 0) std::printf("%11.1f %6.1f%%  %s\n", r.bulk_mlups, 100.0 * r.mlups / r.bulk_mlups, r.engine.c_str());
             else std::printf("%11s %7s  %s (%s)\n", "-", "-", r.engine.c_str(), r.bulk_note.c_str());
             std::fflush(stdout);
@@ -534,6 +540,7 @@ int bench_cases(const Header& h, sim::BackendChoice b, const BenchOptions& o) {
             j += std::string(k ? "," : "") + "\n    {\"case\": " + json_string(r.file) + ", \"engine\": " +
                  json_string(r.engine) + ", \"cells\": " + json_int(r.cells) + ", \"steps\": " + json_int(r.steps) +
                  ", \"warmup_steps\": " + json_int(r.warmup_steps) + ", \"mlups\": " + json_number(r.mlups) +
+                 ", \"fluid_cells\": " + json_int(r.fluid_cells) + ", \"mflups\": " + json_number(mflups(r)) +
                  ", \"mlups_all\": " + list(r.mlups_all) + ", \"bytes_per_cell\": " + json_number(r.bytes_per_cell) +
                  ", \"gbps\": " + json_number(r.gbps) + ", \"percent_of_copy\": " + json_number(r.percent_of_copy) +
                  ", \"bulk_only_mlups\": " + (r.bulk_mlups > 0 ? json_number(r.bulk_mlups) : "null") +

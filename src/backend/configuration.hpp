@@ -10,6 +10,7 @@
 #include "lattice/lattice.hpp"
 #include "lattice/scalar_sets.hpp"
 #include "physics/model.hpp"
+#include "storage/layout.hpp"
 #include "storage/pattern.hpp"
 #include "storage/precision.hpp"
 
@@ -22,6 +23,7 @@ struct Configuration {
     physics::CollisionKind collision = physics::CollisionKind::BGK;
     storage::Pattern pattern = storage::Pattern::TwoCopy;
     lattice::ScalarKind scalar = lattice::ScalarKind::None;
+    storage::Storage storage = storage::Storage::Dense;  // sparse: 4x4x4 tiles (storage/layout.hpp)
 
     friend constexpr bool operator==(const Configuration&, const Configuration&) = default;
 };
@@ -33,6 +35,7 @@ inline std::string name_of(const Configuration& c) {
                     physics::name_of(c.equilibrium) + " " + physics::name_of(c.collision) + " " +
                     storage::name_of(c.pattern);
     if (c.scalar != lattice::ScalarKind::None) s += " " + std::string(lattice::name_of(c.scalar));
+    if (c.storage != storage::Storage::Dense) s += std::string(" ") + storage::name_of(c.storage);
     return s;
 }
 
@@ -47,6 +50,7 @@ inline constexpr std::array all_collisions{physics::CollisionKind::BGK, physics:
                                            physics::CollisionKind::MRT, physics::CollisionKind::Regularized,
                                            physics::CollisionKind::Entropic};
 inline constexpr std::array all_patterns{storage::Pattern::TwoCopy, storage::Pattern::InPlace};
+inline constexpr std::array all_storages{storage::Storage::Dense, storage::Storage::Sparse};
 inline constexpr std::array all_scalars{lattice::ScalarKind::None, lattice::ScalarKind::D2Q4, lattice::ScalarKind::D2Q5,
                                         lattice::ScalarKind::D3Q6, lattice::ScalarKind::D3Q7};
 

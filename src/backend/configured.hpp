@@ -71,7 +71,8 @@ struct CollisionType<physics::CollisionKind::Entropic, L, Eq, T> {
 /// The types of one configuration. A row of the table that names a combination
 /// the physics does not have fails here, at build time, with the reason.
 template <lattice::Kind K, storage::Precision P, physics::EquilibriumKind E, physics::CollisionKind C,
-          storage::Pattern Pat, lattice::ScalarKind X = lattice::ScalarKind::None>
+          storage::Pattern Pat, lattice::ScalarKind X = lattice::ScalarKind::None,
+          storage::Storage St = storage::Storage::Dense>
 struct Configured {
     using Lattice = lattice::Type<K>;
     using Scalar = lattice::ScalarType<X>;  // lattice::NoScalar: flow only
@@ -85,16 +86,20 @@ struct Configured {
     static_assert(K != lattice::Kind::D3Q13 || C == physics::CollisionKind::MRT,
                   "configuration table: D3Q13 offers mrt only (lattice/d3q13.hpp)");
     using Collision = typename CollisionType<C, Lattice, Equilibrium, T>::type;
-    using Store = std::conditional_t<Pat == storage::Pattern::TwoCopy, storage::TwoCopy<Lattice, S, T>,
-                                     storage::InPlace<Lattice, S, T>>;
+    static_assert(St == storage::Storage::Dense || (Lattice::D == 3 && !lattice::sublattice_v<Lattice>),
+                  "configuration table: sparse storage (4x4x4 tiles) is for 3D lattices that store every node");
+    using Layout = storage::LayoutFor<Lattice, St>;
+    using Store = std::conditional_t<Pat == storage::Pattern::TwoCopy, storage::TwoCopy<Lattice, S, T, Layout>,
+                                     storage::InPlace<Lattice, S, T, -1, Layout>>;
 };
 
 /// The engine Engine<lattice, equilibrium, collision, store, scalar> of one configuration
 /// (each backend's make_cpu / make_cuda, backend/makers.hpp).
 template <template <class, class, class, class, class> class EngineOf, lattice::Kind K, storage::Precision P,
-          physics::EquilibriumKind E, physics::CollisionKind C, storage::Pattern Pat, lattice::ScalarKind Sc>
+          physics::EquilibriumKind E, physics::CollisionKind C, storage::Pattern Pat, lattice::ScalarKind Sc,
+          storage::Storage St>
 std::unique_ptr<Engine> make_configured(const EngineSetup& s) {
-    using X = Configured<K, P, E, C, Pat, Sc>;
+    using X = Configured<K, P, E, C, Pat, Sc, St>;
     return std::make_unique<EngineOf<typename X::Lattice, typename X::Equilibrium, typename X::Collision,
                                      typename X::Store, typename X::Scalar>>(s);
 }

@@ -51,6 +51,10 @@ struct EngineSetup {
     storage::Pattern pattern = storage::Pattern::TwoCopy;
     lattice::ScalarKind scalar = lattice::ScalarKind::None;  // a coupled scalar's lattice (ScalarSetup)
     ScalarSetup thermal{};
+    /// Sparse: the engine stores the 4x4x4 tiles holding a non-solid node
+    /// (backend/tiled_engine.hpp); everything else in the setup, and every per-cell
+    /// vector the engine takes or gives, stays that of the dense box.
+    storage::Storage storage = storage::Storage::Dense;
     storage::Grid grid{};
     boundary::Parameters faces{};
     std::vector<std::uint8_t> node_kind;  // one per cell: boundary::Fluid or boundary::Solid

@@ -56,7 +56,7 @@ void place_equilibrium(const EngineSetup& s, const std::vector<std::uint8_t>& no
     using T = typename Store::compute_type;
     const std::int64_t cells = s.grid.cells();
     const bool with_strain = !strain.empty();
-    const auto layout = storage::layout_of<storage::LayoutOf<L>>(s.grid);
+    const auto layout = storage::layout_of<typename Store::layout_type>(s.grid);
     if (with_strain && strain.size() != std::size_t(6 * cells))
         throw std::invalid_argument("initialize: the strain rate needs 6 values per cell");
     // The Hermite projection of the strain's stress needs sum w c_x^2 c_y^2 = cs2^2, which D3Q13 lacks.
@@ -82,7 +82,7 @@ void place_scalar(const EngineSetup& s, const std::vector<std::uint8_t>& node_cl
     const std::int64_t cells = s.grid.cells();
     if ((theta.size() != 1 && theta.size() != std::size_t(cells)) || u.size() != std::size_t(3 * cells))
         throw std::invalid_argument("initialize_scalar: theta needs 1 value per cell, u 3");
-    const auto layout = storage::layout_of<storage::LayoutOf<L>>(s.grid);
+    const auto layout = storage::layout_of<typename Store::layout_type>(s.grid);
 #pragma omp parallel for schedule(static)
     for (std::int64_t c = 0; c < cells; ++c) {
         const T vel[3] = {T(u[3 * c]), T(u[3 * c + 1]), T(u[3 * c + 2])};
@@ -176,8 +176,10 @@ void add_wall_forces(const std::vector<kernel::WallLink>& links, const double* e
 /// grid, not the backend (the layout is the same on both: a CPU run may go on on a GPU).
 template <class L, class Eq, class Store>
 std::string state_key(const EngineSetup& s) {
-    return describe<L, Eq, Store>("", s).substr(1) + " " + std::to_string(s.grid.n[0]) + "x" +
-           std::to_string(s.grid.n[1]) + "x" + std::to_string(s.grid.n[2]);
+    std::string key = describe<L, Eq, Store>("", s).substr(1) + " " + std::to_string(s.grid.n[0]) + "x" +
+                      std::to_string(s.grid.n[1]) + "x" + std::to_string(s.grid.n[2]);
+    if (s.grid.tiles) key += " sparse " + std::to_string(s.grid.tiles->stored_tiles()) + " tiles";
+    return key;
 }
 
 /// Engine::restore_state's precondition: a state of this engine, with its sizes.

@@ -10,6 +10,7 @@
 #include "backend/device_info.hpp"
 #include "backend/makers.hpp"
 #include "backend/offered_build.hpp"  // generated: which CUDA units this build holds
+#include "backend/tiled_engine.hpp"
 #include "common/error.hpp"
 
 namespace barracuda::backend {
@@ -25,20 +26,20 @@ struct Offer {
 };
 
 template <bool Built, lattice::Kind K, storage::Precision P, physics::EquilibriumKind E, physics::CollisionKind C,
-          storage::Pattern S, lattice::ScalarKind X>
+          storage::Pattern S, lattice::ScalarKind X, storage::Storage St>
 constexpr Maker cuda_maker() {
-    if constexpr (Built) return &make_cuda<K, P, E, C, S, X>;
+    if constexpr (Built) return &make_cuda<K, P, E, C, S, X, St>;
     else return nullptr;
 }
 
 #define BARRACUDA_ROW(text)
-#define BARRACUDA_OFFER(L, P, E, C, S, X, CUDA)                                                                       \
+#define BARRACUDA_OFFER(L, P, E, C, S, X, St, CUDA)                                                                   \
     Offer{{lattice::Kind::L, storage::Precision::P, physics::EquilibriumKind::E, physics::CollisionKind::C,            \
-           storage::Pattern::S, lattice::ScalarKind::X},                                                              \
+           storage::Pattern::S, lattice::ScalarKind::X, storage::Storage::St},                                        \
           &make_cpu<lattice::Kind::L, storage::Precision::P, physics::EquilibriumKind::E, physics::CollisionKind::C,  \
-                    storage::Pattern::S, lattice::ScalarKind::X>,                                                     \
+                    storage::Pattern::S, lattice::ScalarKind::X, storage::Storage::St>,                               \
           cuda_maker<CUDA, lattice::Kind::L, storage::Precision::P, physics::EquilibriumKind::E,                      \
-                     physics::CollisionKind::C, storage::Pattern::S, lattice::ScalarKind::X>()},
+                     physics::CollisionKind::C, storage::Pattern::S, lattice::ScalarKind::X, storage::Storage::St>()},
 const Offer offers[] = {
 #include "backend/offered_table.inc"
 };
@@ -46,7 +47,7 @@ const Offer offers[] = {
 #undef BARRACUDA_OFFER
 
 #define BARRACUDA_ROW(text) std::string_view(text),
-#define BARRACUDA_OFFER(L, P, E, C, S, X, CUDA)
+#define BARRACUDA_OFFER(L, P, E, C, S, X, St, CUDA)
 const std::string_view rows[] = {
 #include "backend/offered_table.inc"
 };
@@ -83,19 +84,24 @@ std::string nearest(const Configuration& c) {
     };
     const auto x = c.scalar;
     for (auto v : all_lattices)
-        if (v != c.lattice) add({v, c.precision, c.equilibrium, c.collision, c.pattern, x}, "lattice", lattice::name_of(v));
+        if (v != c.lattice) add({v, c.precision, c.equilibrium, c.collision, c.pattern, x, c.storage}, "lattice", lattice::name_of(v));
     for (auto v : all_precisions)
         if (v != c.precision)
-            add({c.lattice, v, c.equilibrium, c.collision, c.pattern, x}, "precision", storage::name_of(v));
+            add({c.lattice, v, c.equilibrium, c.collision, c.pattern, x, c.storage}, "precision", storage::name_of(v));
     for (auto v : all_equilibria)
         if (v != c.equilibrium)
-            add({c.lattice, c.precision, v, c.collision, c.pattern, x}, "equilibrium", physics::name_of(v));
+            add({c.lattice, c.precision, v, c.collision, c.pattern, x, c.storage}, "equilibrium", physics::name_of(v));
     for (auto v : all_collisions)
         if (v != c.collision)
-            add({c.lattice, c.precision, c.equilibrium, v, c.pattern, x}, "collision", physics::name_of(v));
+            add({c.lattice, c.precision, c.equilibrium, v, c.pattern, x, c.storage}, "collision", physics::name_of(v));
     for (auto v : all_patterns)
         if (v != c.pattern)
-            add({c.lattice, c.precision, c.equilibrium, c.collision, v, x}, "streaming", storage::name_of(v));
+            add({c.lattice, c.precision, c.equilibrium, c.collision, v, x, c.storage}, "streaming", storage::name_of(v));
+    if (c.storage != storage::Storage::Dense) {
+        Configuration d = c;
+        d.storage = storage::Storage::Dense;
+        if (is_offered(d)) alternatives.push_back("domain.storage = \"dense\"");
+    }
     if (x != lattice::ScalarKind::None)
         for (auto v : all_scalars)
             if (v != x && v != lattice::ScalarKind::None) {
@@ -112,6 +118,14 @@ std::string nearest(const Configuration& c) {
 /// Why the physics has no such configuration, where there is a reason beyond the table.
 std::string reason(const Configuration& c) {
     const std::string lat(lattice::name_of(c.lattice));
+    if (c.storage == storage::Storage::Sparse) {
+        if (lattice::dimensions_of(c.lattice) == 2)
+            return "domain.storage = \"sparse\": tiles of 4 x 4 x 4 nodes are for 3D lattices; a 2D box is stored "
+                   "whole (remove domain.storage)";
+        if (c.lattice == lattice::Kind::D3Q13)
+            return "domain.storage = \"sparse\": D3Q13 stores one sub-lattice of the box, which the tiles do not "
+                   "follow; use D3Q19 (or D3Q15, D3Q27) for sparse geometries";
+    }
     if (c.lattice == lattice::Kind::D3Q13 && c.collision != physics::CollisionKind::MRT)
         return physics::d3q13_refusal(c.collision);
     if (c.collision == physics::CollisionKind::Entropic) {
@@ -129,8 +143,8 @@ std::string table_refusal(const Configuration& c) {
     std::string text = reason(c);
     if (text.empty()) {
         text = std::string("model.lattice, precision, equilibrium, collision, streaming") +
-               (c.scalar != lattice::ScalarKind::None ? " and thermal.lattice" : "") + " = " + name_of(c) +
-               ": not offered";
+               (c.scalar != lattice::ScalarKind::None ? ", thermal.lattice" : "") +
+               (c.storage != storage::Storage::Dense ? ", domain.storage" : "") + " = " + name_of(c) + ": not offered";
         const std::string near = nearest(c);
         text += near.empty() ? "" : " (offered with " + near + ")";
     }
@@ -163,7 +177,7 @@ std::string face_refusal(const Request& r, int f) {
 
 Request request_of(const EngineSetup& s) {
     Request r;
-    r.config = {s.lattice, s.precision, s.equilibrium, s.collision, s.pattern, s.scalar};
+    r.config = {s.lattice, s.precision, s.equilibrium, s.collision, s.pattern, s.scalar, s.storage};
     r.several_ranks = !s.halo.messages.empty();
     r.smagorinsky = s.smagorinsky;
     for (int f = 0; f < 6; ++f) {
@@ -182,8 +196,9 @@ bool cuda_engine_built(const Configuration& c) {
 }
 
 std::string offered_table_text(std::string_view indent) {
-    // The rows' columns, aligned under their names (the sixth only where a row has it).
-    std::vector<std::vector<std::string>> cells{{"lattice", "precision", "equilibrium", "collision", "streaming", "scalar"}};
+    // The rows' columns, aligned under their names (the sixth and seventh only where a row has them).
+    std::vector<std::vector<std::string>> cells{
+        {"lattice", "precision", "equilibrium", "collision", "streaming", "scalar", "storage"}};
     for (auto row : rows) {
         std::vector<std::string> c;
         std::size_t at = 0;
@@ -194,15 +209,15 @@ std::string offered_table_text(std::string_view indent) {
         }
         cells.push_back(std::move(c));
     }
-    std::size_t width[6] = {};
+    std::size_t width[7] = {};
     for (const auto& c : cells)
-        for (std::size_t k = 0; k < c.size() && k < 6; ++k) width[k] = std::max(width[k], c[k].size());
+        for (std::size_t k = 0; k < c.size() && k < 7; ++k) width[k] = std::max(width[k], c[k].size());
     std::string out;
     for (const auto& c : cells) {
         std::string line(indent);
         for (std::size_t k = 0; k < c.size(); ++k) {
             line += c[k];
-            if (k + 1 < c.size()) line += std::string(width[std::min<std::size_t>(k, 5)] - c[k].size() + 2, ' ');
+            if (k + 1 < c.size()) line += std::string(width[std::min<std::size_t>(k, 6)] - c[k].size() + 2, ' ');
         }
         out += line + "\n";
     }
@@ -222,6 +237,9 @@ std::string refusal(const Request& r) {
     for (int f = 0; f < 6; ++f)
         if (auto why = face_refusal(r, f); !why.empty()) return why;
     if (r.several_ranks) {
+        if (c.storage == storage::Storage::Sparse)
+            return "domain.storage = \"sparse\" runs on one rank for now (a subdomain would be a range of tiles, with "
+                   "halos of tiles); run without mpirun or use \"dense\"";
         if (c.lattice == lattice::Kind::D3Q13)
             return "model.lattice = \"D3Q13\" runs on one rank for now (its halo would carry one sub-lattice); run "
                    "without mpirun or use D3Q19";
@@ -252,12 +270,15 @@ const Offer& offer_for(const EngineSetup& s) {
             if (s.grid.periodic[a] && s.grid.n[a] % 2)
                 throw CaseError("domain.size: lattice D3Q13 needs an even size along every periodic axis");
     }
-    return *find({s.lattice, s.precision, s.equilibrium, s.collision, s.pattern, s.scalar});
+    return *find({s.lattice, s.precision, s.equilibrium, s.collision, s.pattern, s.scalar, s.storage});
 }
 
 }  // namespace
 
-std::unique_ptr<Engine> make_cpu_engine(const EngineSetup& s) { return offer_for(s).cpu(s); }
+std::unique_ptr<Engine> make_cpu_engine(const EngineSetup& s) {
+    const Offer& o = offer_for(s);
+    return s.storage == storage::Storage::Sparse ? make_tiled_engine(s, o.cpu) : o.cpu(s);
+}
 
 std::unique_ptr<Engine> make_cuda_engine(const EngineSetup& s) {
     const Offer& o = offer_for(s);
@@ -269,7 +290,7 @@ std::unique_ptr<Engine> make_cuda_engine(const EngineSetup& s) {
                             "\"; \"all\" builds every one)");
     if (cuda_device_count() == 0) throw ResourceError("backend = cuda: no CUDA GPU is available on this machine");
     // The engine lives on the current GPU: device 0, or the rank's (use_cuda_device).
-    return o.cuda(s);
+    return s.storage == storage::Storage::Sparse ? make_tiled_engine(s, o.cuda) : o.cuda(s);
 }
 
 }  // namespace barracuda::backend

@@ -17,6 +17,7 @@
 
 #include "common/error.hpp"
 #include "geometry/mesh.hpp"
+#include "geometry/sphere_pack.hpp"
 #include "io/input_file.hpp"
 #include "io/toml_access.hpp"
 #include "io/voxel_file.hpp"
@@ -41,7 +42,7 @@ std::vector<std::string> known_keys() {
         "model.lattice", "model.collision", "model.equilibrium", "model.forcing", "model.precision", "model.streaming",
         "model.tau", "model.viscosity", "model.trt_magic", "model.smagorinsky",
         "model.mrt.s_e", "model.mrt.s_eps", "model.mrt.s_q", "model.mrt.s_pi", "model.mrt.s_m",
-        "domain.size", "domain.periodic", "domain.decomposition",
+        "domain.size", "domain.periodic", "domain.decomposition", "domain.storage",
         "initial.density", "initial.velocity",
         "force.body",
         "thermal.lattice", "thermal.diffusivity", "thermal.prandtl", "thermal.collision", "thermal.trt_magic",
@@ -64,7 +65,7 @@ std::vector<std::string> known_keys() {
             keys.push_back("boundary." + std::string(face) + "." + k);
     for (const char* k : {"shape", "name", "min", "max", "center", "radius", "axis", "velocity", "bounce_back",
                           "temperature", "heat_flux", "power", "file", "scale", "rotate", "translate", "dimensions", "type",
-                          "byte_order", "solid", "threshold", "spacing"})
+                          "byte_order", "solid", "threshold", "spacing", "diameter", "porosity", "seed"})
         keys.push_back(std::string("obstacle[].") + k);
     return keys;
 }
@@ -202,6 +203,9 @@ void read_domain(const Section& d, sim::CaseSpec& spec) {
         }
         if (dec->size() == 2) spec.decomposition[2] = 1;
     }
+    spec.storage = read_choice(d, "storage", std::array<std::string_view, 3>{"dense", "sparse", "auto"},
+                               std::array{sim::StorageChoice::Dense, sim::StorageChoice::Sparse, sim::StorageChoice::Auto})
+                       .value_or(spec.storage);
 }
 
 // [boundary.<face>.sponge]: an absorbing layer in front of an open or outflow face
@@ -400,6 +404,46 @@ void read_voxel_image(const Section& o, int dims, sim::Obstacle& ob) {
     ob.voxels = std::make_shared<const geometry::Voxels>(std::move(image));
 }
 
+// shape = "sphere_pack": a random pack of equal spheres (geometry/sphere_pack.hpp) filling
+// the box from min to max (the whole box by default), made here as a voxel image of
+// one voxel a node, so that it runs as any voxel obstacle; periodic along the box's
+// periodic axes that it spans.
+void read_sphere_pack(const Section& o, int dims, const sim::CaseSpec& spec, sim::Obstacle& ob) {
+    refuse_keys(o, {"center", "radius", "axis", "file", "scale", "rotate", "translate", "dimensions", "type",
+                    "byte_order", "solid", "threshold", "spacing"},
+                "a sphere pack takes diameter, porosity, seed, and min and max (its region)");
+    if (dims != 3) o.fail("shape", "a sphere pack needs a 3D lattice");
+    // In SI the positions of nodes 0 and n - 1 are (i + 1/2) dx (sim/units.hpp).
+    const double dx = spec.units.si ? spec.units.cell : 1.0, off = spec.units.si ? 0.5 * dx : 0.0;
+    const auto diameter = o.number("diameter");
+    if (!diameter) o.fail_missing("diameter", "a sphere pack needs the spheres' diameter (cells, or m with [units])");
+    if (!(*diameter >= dx && *diameter < 1e12))
+        o.fail_value("diameter", "must be at least one cell (" + value_text(dx) + ")");
+    const auto porosity = o.number("porosity");
+    if (!porosity) o.fail_missing("porosity", "a sphere pack needs its target porosity (the pore fraction, 0.05 to 0.95)");
+    if (!(*porosity >= 0.05 && *porosity <= 0.95)) o.fail_value("porosity", "must be from 0.05 to 0.95");
+    const auto seed = o.integer("seed").value_or(1);
+    if (seed < 0) o.fail_value("seed", "must be >= 0");
+    std::array<double, 3> lo{}, hi{};
+    for (std::size_t a = 0; a < 3; ++a) lo[a] = off, hi[a] = double(spec.size[a] - 1) * dx + off;
+    if (auto p = read_point(o, "min", dims)) lo = *p;
+    if (auto p = read_point(o, "max", dims)) hi = *p;
+    std::array<int, 3> n{};
+    std::array<bool, 3> wrap{};
+    for (std::size_t a = 0; a < 3; ++a) {
+        const double span = std::round((hi[a] - lo[a]) / dx);
+        if (!(span >= 0 && span < 65536)) o.fail_value("max", "must be beyond min on every axis, within 65536 cells");
+        n[a] = int(span) + 1;
+        wrap[a] = spec.periodic[a] && n[a] == spec.size[a];
+    }
+    auto pack = geometry::sphere_pack(n, *diameter / dx, *porosity, std::uint64_t(seed), wrap);
+    pack.image.spacing = dx;
+    pack.image.origin = lo;
+    ob.min = pack.image.lower();
+    ob.max = pack.image.upper();
+    ob.voxels = std::make_shared<const geometry::Voxels>(std::move(pack.image));
+}
+
 // shape = "stl": a closed triangle surface from a file (geometry/mesh.hpp), read and
 // checked here so that a missing, damaged or open file is refused before anything
 // is allocated. Its coordinates times `scale` are in the case's length unit (cells,
@@ -441,10 +485,13 @@ void read_obstacle(const Section& o, std::size_t index, const sim::CaseSpec& spe
     using Shape = sim::Obstacle::Shape;
     const int dims = lat::dimensions_of(spec.model.lattice);
     const auto shape =
-        read_choice(o, "shape", std::array<std::string_view, 6>{"box", "sphere", "cylinder", "pipe", "stl", "voxels"},
-                    std::array{Shape::Box, Shape::Sphere, Shape::Cylinder, Shape::Pipe, Shape::Mesh, Shape::Voxels});
+        read_choice(o, "shape",
+                    std::array<std::string_view, 7>{"box", "sphere", "cylinder", "pipe", "stl", "voxels", "sphere_pack"},
+                    std::array{Shape::Box, Shape::Sphere, Shape::Cylinder, Shape::Pipe, Shape::Mesh, Shape::Voxels,
+                               Shape::Voxels});
     if (!shape)
-        o.fail_missing("shape", "choose \"box\", \"sphere\", \"cylinder\", \"pipe\", \"stl\" or \"voxels\"");
+        o.fail_missing("shape", "choose \"box\", \"sphere\", \"cylinder\", \"pipe\", \"stl\", \"voxels\" or \"sphere_pack\"");
+    const bool pack = o.string("shape") == "sphere_pack";
     ob.kind = *shape;
     if (auto v = read_vector(o, "velocity")) ob.velocity = *v;
     ob.name = o.string("name").value_or("obstacle" + std::to_string(index));
@@ -468,6 +515,16 @@ void read_obstacle(const Section& o, std::size_t index, const sim::CaseSpec& spe
         return *r;
     };
 
+    if (ob.kind != Shape::Mesh && ob.kind != Shape::Voxels)
+        only({"diameter", "porosity", "seed"}, "box, sphere, cylinder or pipe", "no diameter, porosity or seed "
+             "(shape = \"sphere_pack\" does)");
+    if (pack) {
+        read_sphere_pack(o, dims, spec, ob);
+        return;
+    }
+    if (ob.kind == Shape::Mesh || ob.kind == Shape::Voxels)
+        only({"diameter", "porosity", "seed"}, ob.kind == Shape::Mesh ? "STL obstacle" : "voxel obstacle",
+             "no diameter, porosity or seed (shape = \"sphere_pack\" does)");
     if (ob.kind != Shape::Mesh && ob.kind != Shape::Voxels)
         only({"file", "scale", "rotate", "translate", "dimensions", "type", "byte_order", "solid", "threshold", "spacing"},
              "box, sphere, cylinder or pipe", "no file (shape = \"stl\" or \"voxels\" does)");

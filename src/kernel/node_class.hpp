@@ -11,12 +11,15 @@
 
 namespace barracuda::kernel {
 
-template <class L>
+/// Layout: where the grid's cells are (storage/layout.hpp). Cells of no node of the box
+/// (a sparse grid's absent tile and the parts of tiles beyond the box) keep their
+/// kind, solid.
+template <class L, class Layout = storage::LayoutOf<L>>
 std::vector<std::uint8_t> classify_nodes(const storage::Grid& g, const boundary::Parameters& faces,
                                          const std::vector<std::uint8_t>& kind) {
     static_assert(int(Solid) == int(boundary::Solid), "link_source reads the input kinds' solids");
-    std::vector<std::uint8_t> out(kind.size());
-    const auto layout = storage::layout_of<storage::LayoutOf<L>>(g);
+    std::vector<std::uint8_t> out(kind);
+    const auto layout = storage::layout_of<Layout>(g);
 #pragma omp parallel for collapse(2) schedule(static)
     for (int z = 0; z < g.n[2]; ++z)
         for (int y = 0; y < g.n[1]; ++y)
@@ -71,9 +74,9 @@ inline std::vector<storage::index_t> border_cells(const std::vector<std::uint8_t
 }
 
 /// classify_nodes, then mark_subdomain when the setup is a subdomain.
-template <class L, class Setup>
+template <class L, class Layout, class Setup>
 std::vector<std::uint8_t> node_classes(const Setup& s) {
-    auto out = classify_nodes<L>(s.grid, s.faces, s.node_kind);
+    auto out = classify_nodes<L, Layout>(s.grid, s.faces, s.node_kind);
     if (!s.halo.messages.empty()) {
         const int lo[3] = {s.ghost_lo[0], s.ghost_lo[1], s.ghost_lo[2]};
         const int hi[3] = {s.ghost_hi[0], s.ghost_hi[1], s.ghost_hi[2]};

@@ -16,8 +16,8 @@
 
 namespace barracuda::kernel {
 
-template <class L, class Eq, class Store, class T>
-BARRACUDA_HD void place_equilibrium_at(const storage::LayoutOf<L>& layout, const boundary::Parameters& faces,
+template <class L, class Eq, class Store, class T, class Layout>
+BARRACUDA_HD void place_equilibrium_at(const Layout& layout, const boundary::Parameters& faces,
                                        const std::uint8_t* node_class, const Store& previous, storage::index_t cell,
                                        T drho, const T (&u)[3], const T* strain = nullptr, T tau = T(1)) {
     if (path_of(node_class[cell]) == Solid) return;

@@ -121,13 +121,13 @@ bool reflecting_cell(const Layout& layout, const boundary::Parameters& faces, co
 
 /// The cells of class Boundary (no Border flag) in index order, split into the
 /// reflecting ones' records and the others (the general path).
-template <class L, class Ls>
+template <class L, class Ls, class Layout = storage::LayoutOf<L>>
 void split_boundary_cells(const storage::Grid& g, const boundary::Parameters& faces,
                           const boundary::ScalarFaces& scalar, const std::vector<std::uint8_t>& node_class,
                           std::vector<ReflectingCell>& reflecting, std::vector<storage::index_t>& general) {
     reflecting.clear();
     general.clear();
-    const auto layout = storage::layout_of<storage::LayoutOf<L>>(g);
+    const auto layout = storage::layout_of<Layout>(g);
     for (int z = 0; z < g.n[2]; ++z)
         for (int y = 0; y < g.n[1]; ++y)
             for (int x = 0; x < g.n[0]; ++x) {

@@ -51,7 +51,7 @@ template <class L, class Eq, class Store>
 struct Gather {
     using T = typename Store::compute_type;
     static_assert(L::Q <= 32, "unknown-population mask is 32 bits");
-    using Layout = storage::LayoutOf<L>;  // where cells are (storage/layout.hpp)
+    using Layout = typename Store::layout_type;  // where cells are (storage/layout.hpp)
     using Cursor = typename Layout::Cursor;
 
     Layout layout;

@@ -530,7 +530,9 @@ backend::Request offer_request(const CaseSpec& spec, bool several_ranks) {
     backend::Request r;
     const ModelSpec& m = spec.model;
     r.config = {m.lattice, m.precision, m.equilibrium, m.collision, m.streaming,
-                spec.thermal.enabled ? spec.thermal.lattice : lattice::ScalarKind::None};
+                spec.thermal.enabled ? spec.thermal.lattice : lattice::ScalarKind::None,
+                // "auto" falls back to dense where sparse is not offered (sim::engine_setup)
+                spec.storage == StorageChoice::Sparse ? storage::Storage::Sparse : storage::Storage::Dense};
     r.several_ranks = several_ranks;
     r.smagorinsky = m.smagorinsky;
     for (std::size_t f = 0; f < 6; ++f) {

@@ -188,6 +188,8 @@ struct AverageSpec {
     bool operator==(const AverageSpec&) const = default;
 };
 
+enum class StorageChoice { Dense, Sparse, Auto };
+
 struct CaseSpec {
     std::string title = "untitled";
     ModelSpec model;
@@ -196,6 +198,9 @@ struct CaseSpec {
     /// Subdomains along each axis, one per MPI rank (parallel/decomposition.hpp);
     /// all zero: chosen from the rank count.
     std::array<int, 3> decomposition{0, 0, 0};
+    /// domain.storage: every node of the box, only the 4x4x4 tiles holding fluid
+    /// (seed 001; backend/tiled_engine.hpp), or sparse when that needs less memory.
+    StorageChoice storage = StorageChoice::Dense;
     double initial_density = 1.0;
     std::array<double, 3> initial_velocity{0, 0, 0};
     std::array<boundary::FaceSpec, 6> faces{};  // x_min, x_max, y_min, y_max, z_min, z_max

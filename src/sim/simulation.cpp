@@ -8,6 +8,8 @@
 #include <sstream>
 
 #include "backend/device_info.hpp"
+#include "backend/offered.hpp"
+#include "backend/tiled_engine.hpp"
 #include "common/error.hpp"
 #include "geometry/shapes.hpp"
 #include "kernel/links.hpp"
@@ -154,6 +156,23 @@ std::int64_t surface_links(const CaseSpec& spec, const parallel::Subdomain& sub,
 }
 }  // namespace
 
+namespace {
+/// domain.storage: "auto" takes sparse where it is offered for the case's model, the
+/// box is not split over ranks, and the stored tiles hold at most 90% of the box's
+/// nodes (below that, the memory saved outweighs the tile map's extra reads).
+storage::Storage storage_of(const CaseSpec& spec, const backend::EngineSetup& s, bool decomposed) {
+    if (spec.storage == StorageChoice::Dense) return storage::Storage::Dense;
+    if (spec.storage == StorageChoice::Sparse) return storage::Storage::Sparse;
+    auto request = backend::request_of(s);
+    request.config.storage = storage::Storage::Sparse;
+    request.several_ranks = decomposed;
+    if (!backend::refusal(request).empty()) return storage::Storage::Dense;
+    const auto count = backend::count_tiles(s.grid.n, s.node_kind);
+    return double(count.stored + 1) * 64.0 <= 0.9 * double(s.grid.cells()) ? storage::Storage::Sparse
+                                                                            : storage::Storage::Dense;
+}
+}  // namespace
+
 backend::EngineSetup engine_setup(const CaseSpec& spec, const parallel::Subdomain* sub) {
     const auto whole = parallel::Subdomain::whole(spec.size, spec.periodic);
     if (!sub) sub = &whole;
@@ -229,6 +248,7 @@ backend::EngineSetup engine_setup(const CaseSpec& spec, const parallel::Subdomai
                 if (s.node_kind[c] == boundary::Solid && owner[c] >= 0 && slot[std::size_t(owner[c])] > 0)
                     s.node_kind[c] = kernel::moving_solid(slot[std::size_t(owner[c])]);
     }
+    s.storage = storage_of(spec, s, sub->decomposed());
     if (sub->decomposed()) {
         s.ghost_lo = sub->ghost_lo;
         s.ghost_hi = sub->ghost_hi;

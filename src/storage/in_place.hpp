@@ -21,18 +21,19 @@ namespace barracuda::storage {
 
 /// Parity: -1 read from `odd` at run time; 0 or 1 fixed at compile time (the
 /// GPU kernels, so that the bulk path carries no parity selects).
-template <class L, class S, class T, int Parity = -1>
+template <class L, class S, class T, int Parity = -1, class Layout = LayoutOf<L>>
 struct InPlace {
     using storage_type = S;
     using compute_type = T;
+    using layout_type = Layout;  // where cells are (storage/layout.hpp)
     static constexpr const char* pattern = "in-place";
     static constexpr int copies = 1;
     static constexpr int E = half_exponent<L>;  // binary16's scale (access.hpp)
     template <int P>
-    using with_parity = InPlace<L, S, T, P>;
+    using with_parity = InPlace<L, S, T, P, Layout>;
     /// The same pattern and precision over another velocity set (a coupled scalar, kernel/scalar.hpp).
     template <class L2>
-    using rebind = InPlace<L2, S, T, Parity>;
+    using rebind = InPlace<L2, S, T, Parity, Layout>;
 
     S* f;
     index_t cells;

@@ -18,9 +18,10 @@
 //                                the bulk path's neighbours: every hop inside the box
 //                                or across a periodic axis, with the index arithmetic
 //                                of the cell done once
-// Implementations: DenseBox (every node, x fastest) and SublatticeBox (D3Q13's one
-// sub-lattice, seed 000 §5.1). The tiled layout of sparse geometries (seed 001)
-// is a third: a tile map behind the same questions.
+// Implementations: DenseBox (every node, x fastest), SublatticeBox (D3Q13's one
+// sub-lattice, seed 000 §5.1) and TiledBox (seed 001's sparse storage: 4x4x4
+// tiles, only those holding a non-solid node stored, a tile map behind the same
+// questions).
 #pragma once
 #include <concepts>
 #include <cstdint>
@@ -179,6 +180,101 @@ struct SublatticeBox {
     }
 };
 
+/// Seed 001's sparse storage (Tomczak & Szafran, §3): the box is cut into tiles of
+/// 4 x 4 x 4 nodes (two warps), tile (tx, ty, tz) holding x in [4 tx, 4 tx + 4) and so
+/// on; only tiles with a non-solid node are stored, 64 cells each, cell = 64 tile +
+/// (x & 3) + 4 (y & 3) + 16 (z & 3). `map` gives each tile of the box its stored
+/// index; every tile that is not stored maps to one extra stored tile, `absent`, the
+/// last, whose cells are all solid: a link into a solid region then reaches a solid
+/// cell as on a dense box, and neither kernels nor link classification ask whether a
+/// tile exists. The tiles on the high faces of a box whose size is no multiple of 4
+/// reach out of the box; those cells are solid too (and no link reaches them: a link
+/// leaving the box is classified by its position). storage/tiles.hpp builds the
+/// tables from the node kinds.
+struct TiledBox {
+    int n[3];
+    bool periodic[3];
+    int t[3];                     // tiles along each axis, (n + 3) / 4
+    const std::int32_t* map;      // per tile of the box, tx + t0 (ty + t1 tz): its stored index
+    const std::int32_t* origin;   // per stored tile: its tile of the box, packed as map's index
+    std::int32_t absent;          // the stored index of the tile every absent tile maps to
+
+    static constexpr int edge = 4;
+    static constexpr int tile_cells = 64;
+
+    BARRACUDA_HD static std::int32_t read(const std::int32_t* p, index_t at) {
+#if defined(__CUDA_ARCH__)
+        return __ldg(p + at);
+#else
+        return p[at];
+#endif
+    }
+    BARRACUDA_HD index_t tile_of(int x, int y, int z) const { return (x >> 2) + index_t(t[0]) * ((y >> 2) + index_t(t[1]) * (z >> 2)); }
+    BARRACUDA_HD static index_t local(int x, int y, int z) { return (x & 3) + 4 * (y & 3) + 16 * (z & 3); }
+
+    BARRACUDA_HD index_t cells() const { return (index_t(absent) + 1) * tile_cells; }
+    BARRACUDA_HD bool holds(int x, int y, int z) const { return read(map, tile_of(x, y, z)) != absent; }
+    BARRACUDA_HD index_t index(int x, int y, int z) const {
+        return index_t(read(map, tile_of(x, y, z))) * tile_cells + local(x, y, z);
+    }
+    BARRACUDA_HD void position(index_t cell, int (&pos)[3]) const {
+        const auto packed = std::uint32_t(read(origin, cell >> 6));
+        const auto t0 = std::uint32_t(t[0]), t1 = std::uint32_t(t[1]);
+        const std::uint32_t yz = packed / t0;
+        const auto l = std::uint32_t(cell & 63);
+        pos[0] = int(4 * (packed - yz * t0) + (l & 3));
+        pos[1] = int(4 * (yz % t1) + ((l >> 2) & 3));
+        pos[2] = int(4 * (yz / t1) + (l >> 4));
+    }
+
+    template <class L>
+    BARRACUDA_HD Hop hop(const int (&pos)[3], int i, int sign) const {
+        const int d[3] = {sign * L::c(i, 0), sign * L::c(i, 1), sign * L::c(i, 2)};
+        int to[3];
+        const unsigned exits = detail::displace(n, periodic, pos, d, to);
+        return {exits ? 0 : index(to[0], to[1], to[2]), exits};
+    }
+
+    /// The bulk path's neighbours: a link staying in the cell's tile (and the box) is an
+    /// index step; one leaving it reads the tile map (wrapped on periodic axes: a bulk cell never
+    /// crosses a face of a non-periodic axis). The cursor is the same for the 64 cells
+    /// of a tile (the cell's place in it comes from its index), so the CPU backend's
+    /// runs of cells sharing a cursor are a tile's bulk cells. No padding: the CPU
+    /// backend compares cursors bytewise.
+    struct Cursor {
+        const std::int32_t* map;
+        int n[3];
+        int t[2];
+        int base[3];  // the tile's first node
+    };
+    BARRACUDA_HD Cursor cursor(const int (&pos)[3]) const {
+        return {map, {n[0], n[1], n[2]}, {t[0], t[1]}, {pos[0] & ~3, pos[1] & ~3, pos[2] & ~3}};
+    }
+    template <class L>
+    BARRACUDA_HD static index_t neighbour(const Cursor& s, index_t cell, int i, int sign) {
+        const int l[3] = {int(cell & 3), int((cell >> 2) & 3), int((cell >> 4) & 3)};
+        int d[3];
+        bool inside = true;
+        BARRACUDA_UNROLL
+        for (int a = 0; a < 3; ++a) {
+            d[a] = sign * L::c(i, a);
+            // In the tile and in the box: a tile on a high face may reach beyond it.
+            inside = inside && unsigned(l[a] + d[a]) < 4u && s.base[a] + l[a] + d[a] < s.n[a];
+        }
+        if (inside) return cell + d[0] + 4 * d[1] + 16 * d[2];
+        int p[3];
+        BARRACUDA_UNROLL
+        for (int a = 0; a < 3; ++a) {
+            p[a] = s.base[a] + l[a] + d[a];
+            if (p[a] < 0) p[a] += s.n[a];
+            else if (p[a] >= s.n[a]) p[a] -= s.n[a];
+        }
+        const index_t tile = (p[0] >> 2) + index_t(s.t[0]) * ((p[1] >> 2) + index_t(s.t[1]) * (p[2] >> 2));
+        return index_t(read(s.map, tile)) * tile_cells + local(p[0], p[1], p[2]);
+    }
+};
+static_assert(sizeof(TiledBox::Cursor) == sizeof(void*) + 8 * sizeof(int), "TiledBox::Cursor has no padding");
+
 /// What every layout offers the kernels.
 template <class Layout>
 concept CellLayout = requires(const Layout& l, int x, index_t c, int (&p)[3], const int (&q)[3]) {
@@ -189,10 +285,20 @@ concept CellLayout = requires(const Layout& l, int x, index_t c, int (&p)[3], co
     { l.template hop<lattice::D3Q19>(q, x, x) } -> std::same_as<Hop>;
     { l.cursor(q) } -> std::same_as<typename Layout::Cursor>;
 };
-static_assert(CellLayout<DenseBox> && CellLayout<SublatticeBox>);
+static_assert(CellLayout<DenseBox> && CellLayout<SublatticeBox> && CellLayout<TiledBox>);
 
-/// The layout of lattice L's populations: one sub-lattice for D3Q13, every node otherwise.
+/// The layout of lattice L's populations on a dense box: one sub-lattice for D3Q13,
+/// every node otherwise.
 template <class L>
 using LayoutOf = std::conditional_t<lattice::sublattice_v<L>, SublatticeBox, DenseBox>;
+
+/// How a case stores its box: every node (or D3Q13's sub-lattice), or the tiles with
+/// fluid (TiledBox). A column of the configuration table (src/configurations.txt).
+enum class Storage { Dense, Sparse };
+constexpr const char* name_of(Storage s) { return s == Storage::Dense ? "dense" : "sparse"; }
+
+/// The layout of lattice L's populations under storage choice S.
+template <class L, Storage S>
+using LayoutFor = std::conditional_t<S == Storage::Sparse, TiledBox, LayoutOf<L>>;
 
 }  // namespace barracuda::storage

@@ -20,10 +20,11 @@
 
 namespace barracuda::storage {
 
-template <class L, class S, class T>
+template <class L, class S, class T, class Layout = LayoutOf<L>>
 struct TwoCopy {
     using storage_type = S;
     using compute_type = T;
+    using layout_type = Layout;  // where cells are (storage/layout.hpp)
     static constexpr const char* pattern = "two-copy";
     static constexpr int copies = 2;
     static constexpr int E = half_exponent<L>;  // binary16's scale (access.hpp)
@@ -31,7 +32,7 @@ struct TwoCopy {
     using with_parity = TwoCopy;  // the same every step
     /// The same pattern and precision over another velocity set (a coupled scalar, kernel/scalar.hpp).
     template <class L2>
-    using rebind = TwoCopy<L2, S, T>;
+    using rebind = TwoCopy<L2, S, T, Layout>;
 
     template <int>
     BARRACUDA_HD TwoCopy fixed() const { return *this; }

@@ -49,6 +49,7 @@ struct Combo {
     boundary::Method method;
     storage::Pattern pattern = storage::Pattern::TwoCopy;
     lattice::ScalarKind scalar = lattice::ScalarKind::None;
+    storage::Storage storage = storage::Storage::Dense;
 };
 
 std::string name_of(const Combo& c) {
@@ -58,11 +59,13 @@ std::string name_of(const Combo& c) {
             : c.method == boundary::Method::Equilibrium ? "equilibrium"
             : c.method == boundary::Method::BounceBack  ? "bounce_back"
                                                         : "regularized") + " " + storage::name_of(c.pattern) +
-           (c.scalar != lattice::ScalarKind::None ? " + " + std::string(lattice::name_of(c.scalar)) : "");
+           (c.scalar != lattice::ScalarKind::None ? " + " + std::string(lattice::name_of(c.scalar)) : "") +
+           (c.storage != storage::Storage::Dense ? " sparse" : "");
 }
 
 backend::EngineSetup setup_for(const Combo& c) {
     auto s = test::every_boundary_channel(c.lattice, c.collision, c.equilibrium, c.precision, c.method, c.pattern);
+    s.storage = c.storage;
     if (c.scalar != lattice::ScalarKind::None) {
         // A coupled temperature with every thermal rule: an inflow temperature, a zero-gradient
         // outlet, a fixed-temperature wall, a heat-flux wall, a fixed-temperature obstacle,
@@ -145,8 +148,8 @@ TEST(GpuOracle, EveryCombinationMatchesCpu) {
             if (config.lattice == lattice::Kind::D3Q13 && method == boundary::Method::Regularized) continue;
             // Entropic's alpha is the root of the H-condition to rounding (a continuous function
             // of f), so the backends agree like the other collisions do.
-            const Combo c{config.lattice,  config.collision, config.equilibrium, config.precision,
-                          method,          config.pattern,   config.scalar};
+            const Combo c{config.lattice, config.collision, config.equilibrium, config.precision,
+                          method,         config.pattern,   config.scalar,      config.storage};
             const double err = compare(c, 60);
             const double tol = tolerance(config.precision);
             EXPECT_LT(err, tol) << name_of(c);

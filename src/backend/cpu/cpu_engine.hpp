@@ -38,7 +38,7 @@ public:
           b_(two_copy ? std::size_t(L::Q) * cells_ : 0, S{}),
           ga_(std::size_t(scalar_q) * cells_, S{}),
           gb_(two_copy ? std::size_t(scalar_q) * cells_ : 0, S{}),
-          class_(kernel::node_classes<L>(s)),
+          class_(kernel::node_classes<L, typename Store::layout_type>(s)),
           border_(kernel::border_cells(class_)),
           exchanged_(s.wall_links.size()),
           collision_(CollisionFactory<Collision>::make(s)) {
@@ -456,9 +456,9 @@ namespace barracuda::backend {
 /// The CPU engine of one configuration (backend/makers.hpp; the generated units
 /// instantiate it for each row of the configuration table).
 template <lattice::Kind K, storage::Precision P, physics::EquilibriumKind E, physics::CollisionKind C,
-          storage::Pattern S, lattice::ScalarKind X>
+          storage::Pattern S, lattice::ScalarKind X, storage::Storage St>
 std::unique_ptr<Engine> make_cpu(const EngineSetup& s) {
-    return make_configured<cpu::CpuEngine, K, P, E, C, S, X>(s);
+    return make_configured<cpu::CpuEngine, K, P, E, C, S, X, St>(s);
 }
 
 }  // namespace barracuda::backend

@@ -245,6 +245,7 @@ class CudaEngine final : public Engine {
     static constexpr bool coupled = Kernel::coupled;
     static constexpr int scalar_q = coupled ? Kernel::Scalar::Q : 0;
     using ScalarStore = typename Store::template rebind<Ls>;
+    static constexpr bool tiled = std::is_same_v<typename Gather::Layout, storage::TiledBox>;
 
 public:
     explicit CudaEngine(const EngineSetup& s)
@@ -256,8 +257,13 @@ public:
           gb_(two_copy ? std::size_t(scalar_q) * cells_ : 0),
           class_(cells_),
           clock_(1),
-          host_class_(kernel::node_classes<L>(s)),
+          host_class_(kernel::node_classes<L, typename Store::layout_type>(s)),
           collision_(CollisionFactory<Collision>::make(s)) {
+        if constexpr (tiled) {  // sparse storage: the tile tables the kernels' layout reads
+            const storage::TileTables& t = *s.grid.tiles;
+            tile_map_ = upload(t.map, "copy tile map");
+            tile_origin_ = upload(t.origin, "copy tile origins");
+        }
         check(cudaMemcpy(class_.get(), host_class_.data(), cells_, cudaMemcpyHostToDevice), "copy node classes");
         {
             std::vector<storage::index_t> all, general;
@@ -265,7 +271,7 @@ public:
             for (std::int64_t c = 0; c < cells_; ++c)
                 if (host_class_[c] == kernel::Boundary) all.push_back(c);
             if (s.general_boundaries) general = all;
-            else kernel::split_boundary_cells<L, Ls>(s.grid, s.faces, s.thermal.faces, host_class_, reflecting, general);
+            else kernel::split_boundary_cells<L, Ls, typename Store::layout_type>(s.grid, s.faces, s.thermal.faces, host_class_, reflecting, general);
             boundary_cells_ = upload(all, "copy boundary cell list");
             general_cells_ = upload(general, "copy boundary cell list");
             // The open faces' records apart (their own kernel, beside the general one).
@@ -569,6 +575,7 @@ public:
         if constexpr (two_copy)
             check(cudaMemcpy(hb.data(), b_.get(), hb.size() * sizeof(S), cudaMemcpyDeviceToHost), "download populations");
         Gather g = make_gather();
+        g.layout = storage::layout_of<typename Gather::Layout>(setup_.grid);  // the host's tables
         g.node_class = host_class_.data();
         g.store = host_store(ha.data(), false, hb.data());
         posted_populations<L>(g, f);
@@ -940,6 +947,10 @@ private:
     Gather make_gather() const {
         Gather g{};
         g.layout = storage::layout_of<typename Gather::Layout>(setup_.grid);
+        if constexpr (tiled) {  // the GPU's copies of the tables
+            g.layout.map = tile_map_.get();
+            g.layout.origin = tile_origin_.get();
+        }
         g.faces = setup_.faces;
         g.node_class = class_.get();
         g.store = make_store();
@@ -979,6 +990,7 @@ private:
     DeviceArray<S> a_, b_;
     DeviceArray<S> ga_, gb_;  // a coupled scalar's populations, as a_ and b_
     DeviceArray<std::uint8_t> class_;
+    DeviceArray<std::int32_t> tile_map_, tile_origin_;  // sparse storage (storage/tiles.hpp)
     DeviceArray<storage::index_t> boundary_cells_;  // cells of class Boundary (the heat balance's tally)
     DeviceArray<storage::index_t> general_cells_;   // those the general path updates (boundary_kernel)
     DeviceArray<kernel::ReflectingCell> reflecting_cells_;  // and the others (reflecting_kernel): walls,
@@ -1023,9 +1035,9 @@ namespace barracuda::backend {
 /// The CUDA engine of one configuration (backend/makers.hpp; the generated units
 /// instantiate it for each row of the configuration table).
 template <lattice::Kind K, storage::Precision P, physics::EquilibriumKind E, physics::CollisionKind C,
-          storage::Pattern S, lattice::ScalarKind X>
+          storage::Pattern S, lattice::ScalarKind X, storage::Storage St>
 std::unique_ptr<Engine> make_cuda(const EngineSetup& s) {
-    return make_configured<cuda::CudaEngine, K, P, E, C, S, X>(s);
+    return make_configured<cuda::CudaEngine, K, P, E, C, S, X, St>(s);
 }
 
 }  // namespace barracuda::backend

@@ -1,0 +1,58 @@
+// The tables of sparse storage (TiledBox, storage/layout.hpp; seed 001 §3): which
+// 4 x 4 x 4 tiles of a box are stored and where. Built on the host from the box's
+// node kinds: a tile is stored when one of its nodes inside the box is not solid.
+#pragma once
+#include <cstdint>
+#include <stdexcept>
+#include <vector>
+
+#include "storage/layout.hpp"
+
+namespace barracuda::storage {
+
+struct TileTables {
+    int t[3] = {0, 0, 0};             // tiles along each axis
+    std::vector<std::int32_t> map;    // per tile of the box: its stored index (absent: `absent`)
+    std::vector<std::int32_t> origin; // per stored tile (and the absent one): its packed tile of the box
+    std::int32_t absent = 0;          // tiles stored with a fluid node; the absent tile's index
+
+    /// The tables of a box of n nodes (x fastest) whose node c is stored when
+    /// keep(c): a tile is stored when one of its nodes inside the box is kept.
+    template <class Keep>
+    static TileTables build(const int (&n)[3], Keep&& keep) {
+        TileTables out;
+        index_t box_tiles = 1;
+        for (int a = 0; a < 3; ++a) {
+            out.t[a] = (n[a] + TiledBox::edge - 1) / TiledBox::edge;
+            box_tiles *= out.t[a];
+        }
+        if (box_tiles >= index_t(INT32_MAX) / TiledBox::tile_cells)
+            throw std::length_error("sparse storage: the box has too many tiles for 32-bit tile indices");
+        std::vector<char> any(std::size_t(box_tiles), 0);
+        for (int z = 0; z < n[2]; ++z)
+            for (int y = 0; y < n[1]; ++y)
+                for (int x = 0; x < n[0]; ++x)
+                    if (keep(x + index_t(n[0]) * (y + index_t(n[1]) * z)))
+                        any[std::size_t((x >> 2) + index_t(out.t[0]) * ((y >> 2) + index_t(out.t[1]) * (z >> 2)))] = 1;
+        out.map.assign(std::size_t(box_tiles), 0);
+        for (index_t k = 0; k < box_tiles; ++k)
+            if (any[std::size_t(k)]) {
+                out.map[std::size_t(k)] = std::int32_t(out.origin.size());
+                out.origin.push_back(std::int32_t(k));
+            }
+        out.absent = std::int32_t(out.origin.size());
+        out.origin.push_back(std::int32_t(box_tiles));  // beyond the box: its cells lie outside
+        for (index_t k = 0; k < box_tiles; ++k)
+            if (!any[std::size_t(k)]) out.map[std::size_t(k)] = out.absent;
+        return out;
+    }
+
+    std::int64_t box_tiles() const { return std::int64_t(t[0]) * t[1] * t[2]; }
+    std::int64_t stored_tiles() const { return absent; }
+
+    TiledBox layout(const int (&n)[3], const bool (&periodic)[3]) const {
+        return {{n[0], n[1], n[2]}, {periodic[0], periodic[1], periodic[2]}, {t[0], t[1], t[2]}, map.data(), origin.data(), absent};
+    }
+};
+
+}  // namespace barracuda::storage

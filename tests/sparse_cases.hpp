@@ -1,0 +1,53 @@
+// Cases for the sparse storage's tests (tests/test_sparse.cpp, tests/gpu/test_gpu_sparse.cpp):
+// a porous box and a duct with every kind of boundary, as case text, and the same
+// case with a given domain.storage.
+#pragma once
+#include <algorithm>
+#include <random>
+#include <string>
+
+#include "io/case_file.hpp"
+#include "sim/case_spec.hpp"
+
+namespace barracuda::test {
+
+/// A porous box: spheres at random places (some tiles wholly solid), a body force.
+inline std::string porous_case(const std::string& model, int steps) {
+    std::string text = "[model]\n" + model +
+                       "\nviscosity = 0.05\n[domain]\nsize = [26, 22, 18]\nperiodic = [true, true, true]\n"
+                       "[force]\nbody = [2e-5, 1e-6, 0]\n[run]\nsteps = " +
+                       std::to_string(std::max(steps, 1)) + "\n[output]\nformats = []\n";
+    std::mt19937 random(11);
+    std::uniform_real_distribution<double> at(0, 1);
+    for (int k = 0; k < 12; ++k) {
+        text += "[[obstacle]]\nname = \"s" + std::to_string(k) + "\"\nshape = \"sphere\"\ncenter = [" +
+                std::to_string(2 + 22 * at(random)) + ", " + std::to_string(2 + 18 * at(random)) + ", " +
+                std::to_string(2 + 14 * at(random)) + "]\nradius = " + std::to_string(2.5 + 3 * at(random)) + "\n";
+    }
+    // A wholly solid slab: whole tiles to drop.
+    text += "[[obstacle]]\nname = \"slab\"\nshape = \"box\"\nmin = [0, 0, 8]\nmax = [25, 21, 13]\n";
+    return text;
+}
+
+/// A duct: walls, a Zou-He velocity inlet, a pressure outlet, a sphere with forces
+/// (interpolated bounce-back), a moving box, and a solid block filling tiles.
+inline std::string duct_case(const std::string& model, int steps) {
+    return "[model]\n" + model +
+           "\nviscosity = 0.04\n[domain]\nsize = [30, 14, 17]\n"
+           "[boundary.x_min]\ntype = \"velocity\"\nvelocity = [0.04, 0, 0]\n"
+           "[boundary.x_max]\ntype = \"pressure\"\n"
+           "[[obstacle]]\nname = \"ball\"\nshape = \"sphere\"\ncenter = [9.3, 6.6, 8.1]\nradius = 3.2\n"
+           "bounce_back = \"interpolated\"\n"
+           "[[obstacle]]\nname = \"belt\"\nshape = \"box\"\nmin = [0, 0, 0]\nmax = [29, 1, 16]\nvelocity = [0.01, 0, 0]\n"
+           "[[obstacle]]\nname = \"block\"\nshape = \"box\"\nmin = [0, 8, 10]\nmax = [29, 13, 16]\n"
+           "[forces]\nobstacles = [\"ball\", \"block\"]\nreference_velocity = 0.04\nreference_area = 32\n[run]\nsteps = " +
+           std::to_string(steps) + "\n[output]\nformats = []\n";
+}
+
+inline sim::CaseSpec with_storage(std::string text, const char* storage) {
+    const auto at = text.find("[domain]\n") + 9;
+    text.insert(at, std::string("storage = \"") + storage + "\"\n");
+    return io::parse_case_string(text);
+}
+
+}  // namespace barracuda::test
