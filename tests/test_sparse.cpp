@@ -31,8 +31,8 @@ using test::porous_case;
 using test::with_storage;
 
 /// Tables of a box whose node c is kept when keep[c].
-storage::TileTables tables_of(const int (&n)[3], const std::vector<char>& keep) {
-    return storage::TileTables::build(n, [&](index_t c) { return keep[std::size_t(c)] != 0; });
+storage::TileTables tables_of(const int (&n)[3], const bool (&periodic)[3], const std::vector<char>& keep) {
+    return storage::TileTables::build(n, periodic, [&](index_t c) { return keep[std::size_t(c)] != 0; });
 }
 
 TEST(Sparse, TilesIndexEveryKeptNodeOnceAndFindItBack) {
@@ -40,7 +40,9 @@ TEST(Sparse, TilesIndexEveryKeptNodeOnceAndFindItBack) {
     std::vector<char> keep(std::size_t(n[0] * n[1] * n[2]), 0);
     std::mt19937 random(5);
     for (auto& k : keep) k = (random() % 7) == 0;
-    const auto t = tables_of(n, keep);
+    const bool periodic[3] = {true, false, true};
+    const auto t = tables_of(n, periodic, keep);
+    EXPECT_TRUE(t.near.empty());  // periodic sizes 10 and 9: no neighbour-tile table
     EXPECT_EQ(t.box_tiles(), 3 * 2 * 3);
     storage::Grid g{{n[0], n[1], n[2]}, {true, false, true}};
     g.tiles = &t;
@@ -76,7 +78,10 @@ TEST(Sparse, TilesIndexEveryKeptNodeOnceAndFindItBack) {
 template <class L>
 void check_links(const int (&n)[3], const bool (&periodic)[3]) {
     std::vector<char> keep(std::size_t(n[0] * n[1] * n[2]), 1);
-    const auto t = tables_of(n, keep);
+    const auto t = tables_of(n, periodic, keep);
+    bool aligned = true;
+    for (int a = 0; a < 3; ++a) aligned = aligned && (!periodic[a] || n[a] % 4 == 0);
+    EXPECT_EQ(t.near.empty(), !aligned);
     const auto tiled = t.layout(n, periodic);
     const storage::DenseBox dense{{n[0], n[1], n[2]}, {periodic[0], periodic[1], periodic[2]}};
     for (int z = 0; z < n[2]; ++z)
@@ -103,6 +108,9 @@ TEST(Sparse, LinksAgreeWithTheDenseBox) {
     check_links<lattice::D3Q19>({9, 6, 11}, {true, true, true});
     check_links<lattice::D3Q27>({8, 5, 7}, {true, false, true});
     check_links<lattice::D3Q15>({4, 13, 6}, {false, true, true});
+    // Periodic sizes of multiples of 4 (walls elsewhere of any size): the neighbour-tile table.
+    check_links<lattice::D3Q19>({8, 12, 7}, {true, true, false});
+    check_links<lattice::D3Q27>({12, 5, 8}, {true, false, true});
 }
 
 void expect_close_dense_and_sparse(const std::string& text, int steps);
@@ -196,6 +204,14 @@ TEST(Sparse, PorousBoxRunsBitForBitAsDense) {
                               "lattice = \"D3Q15\"\ncollision = \"bgk\"\nstreaming = \"in-place\""}) {
         SCOPED_TRACE(model);
         expect_same_dense_and_sparse(porous_case(model, 40), 40);
+    }
+    // Periodic sizes of multiples of 4: the bulk path's neighbour-tile table (storage/layout.hpp).
+    for (const char* model : {"lattice = \"D3Q19\"\ncollision = \"trt\"\nprecision = \"fp64\"",
+                              "lattice = \"D3Q27\"\ncollision = \"mrt\"\nstreaming = \"in-place\""}) {
+        SCOPED_TRACE(std::string("aligned ") + model);
+        std::string text = porous_case(model, 40);
+        text.replace(text.find("size = [26, 22, 18]"), 19, "size = [28, 24, 20]");
+        expect_same_dense_and_sparse(text, 40);
     }
 }
 

@@ -559,6 +559,99 @@ std::vector<T> or_default(const std::vector<T>& v, T d) {
     return v.empty() ? std::vector<T>{d} : v;
 }
 
+// ---- Sparse geometries (--sparse) -----------------------------------------------------------------
+
+/// Seed 001's Table 6 set-up: random spheres of one diameter (geometry/sphere_pack.hpp)
+/// in a periodic box at each porosity, driven by a body force, run with dense and with
+/// sparse storage in the same process; the figure of merit is fluid node updates per
+/// second (MFLUPS), against the dense box with no spheres (every node fluid).
+int bench_sparse(const Header& h, sim::BackendChoice b, const BenchOptions& o) {
+    const auto& comm = parallel::Comm::world();
+    if (comm.size() > 1) throw CaseError("bench --sparse runs on one rank (sparse storage is offered on one rank)");
+    const bool cuda = b == sim::BackendChoice::Cuda;
+    const int n = o.sizes.empty() ? (cuda ? 192 : 48) : o.sizes.front();
+    const std::string precision = o.precisions.empty() ? "fp32" : o.precisions.front();
+    const std::string streaming = o.streamings.empty() ? "two-copy" : o.streamings.front();
+    const std::string collision = o.collisions.empty() ? "bgk" : o.collisions.front();
+    const std::string lat = o.lattices.empty() ? "D3Q19" : o.lattices.front();
+    const std::vector<double> porosities = o.porosities.empty() ? std::vector<double>{0.1, 0.3, 0.5, 0.7, 0.9} : o.porosities;
+    const auto text = [&](double porosity, const char* storage) {
+        std::string t = "[model]\nlattice = \"" + lat + "\"\ncollision = \"" + collision + "\"\nprecision = \"" +
+                        precision + "\"\nstreaming = \"" + streaming + "\"\nviscosity = 0.1\n[domain]\nsize = [" +
+                        std::to_string(n) + ", " + std::to_string(n) + ", " + std::to_string(n) +
+                        "]\nperiodic = [true, true, true]\nstorage = \"" + storage + "\"\n[force]\nbody = [1e-7, 0, 0]\n";
+        if (porosity < 1)
+            t += "[[obstacle]]\nname = \"pack\"\nshape = \"sphere_pack\"\ndiameter = " + json_number(o.diameter) +
+                 "\nporosity = " + json_number(porosity) + "\nseed = 1\n";
+        return t + "[output]\nformats = []\n";
+    };
+    struct Row {
+        double porosity = 1, mlups = 0, mflups = 0, utilisation = 0, bytes_per_fluid = 0;
+        std::int64_t fluid = 0;
+        std::string storage, engine;
+    };
+    const std::int64_t cells = std::int64_t(n) * n * n;
+    const std::int64_t steps = o.steps > 0 ? o.steps : std::max<std::int64_t>(4, std::int64_t((cuda ? 4e9 : 2e7) / double(cells)));
+    const auto measure = [&](double porosity, const char* storage) {
+        Row r;
+        r.porosity = porosity;
+        r.storage = storage;
+        sim::Simulation s(io::parse_case_string(text(porosity, storage)), b);
+        r.engine = s.engine().description();
+        std::vector<double> all;
+        std::int64_t warmup = std::max<std::int64_t>(2, steps / 4);
+        warmup += warmup % 2;  // whole pairs of steps: the in-place pattern's even and odd steps differ
+        r.mlups = time_steps(s, cells, steps + steps % 2, warmup, o.repetitions, all);
+        r.fluid = s.observe_all(false).fluid_cells;
+        r.mflups = r.mlups * double(r.fluid) / double(cells);
+        r.bytes_per_fluid = double(s.engine().memory_bytes()) / double(r.fluid);
+        const auto at = r.engine.find("utilisation ");
+        r.utilisation = at == std::string::npos ? double(r.fluid) / double(cells) : std::stod(r.engine.substr(at + 12));
+        return r;
+    };
+    std::vector<Row> rows;
+    if (!o.json) {
+        print_device_lines(h, o);
+        std::printf("seed 001 Table 6: spheres of diameter %g in a periodic %d^3 box, %s %s %s %s; MFLUPS: fluid node "
+                    "updates per second; vs full: MFLUPS over the dense box without spheres; median of %d repetitions\n",
+                    o.diameter, n, lat.c_str(), collision.c_str(), precision.c_str(), streaming.c_str(), o.repetitions);
+        std::printf("%9s %7s %10s %10s %7s %8s %8s %8s %8s\n", "porosity", "storage", "MLUPS", "MFLUPS", "eta_t",
+                    "B/fluid", "%copy", "vs full", "vs dense");
+    }
+    const Row full = measure(1.0, "dense");
+    const double bytes_per_update = double(storage::bytes_per_cell_update(lattice::velocities_of(lattice_of(lat)),
+                                                                          precision == "fp64"   ? storage::Precision::FP64
+                                                                          : precision == "fp16" ? storage::Precision::FP16
+                                                                                                : storage::Precision::FP32));
+    for (double porosity : porosities) {
+        const Row dense = measure(porosity, "dense"), sparse = measure(porosity, "sparse");
+        for (const Row* r : {&dense, &sparse}) {
+            const double percent = h.copy.kernel_gbps > 0 ? 100.0 * r->mflups * bytes_per_update / 1e3 / h.copy.kernel_gbps : 0;
+            if (!o.json)
+                std::printf("%9.2f %7s %10.1f %10.1f %7.3f %8.1f %8.1f %8.3f %8.3f\n", r->porosity, r->storage.c_str(),
+                            r->mlups, r->mflups, r->utilisation, r->bytes_per_fluid, percent, r->mflups / full.mlups,
+                            r->mflups / dense.mflups);
+            rows.push_back(*r);
+        }
+        std::fflush(stdout);
+    }
+    if (o.json) {
+        std::string j = "{\n  \"device\": " + json_string(h.device) + ",\n  \"commit\": " + json_string(BARRACUDA_COMMIT) +
+                        ",\n  \"command\": " + json_string(o.command_line) + ",\n  \"copy_bandwidth\": {\"kernel_gbps\": " +
+                        json_number(h.copy.kernel_gbps) + "},\n  \"size\": " + json_int(n) + ",\n  \"diameter\": " +
+                        json_number(o.diameter) + ",\n  \"full_dense_mlups\": " + json_number(full.mlups) + ",\n  \"rows\": [";
+        for (std::size_t k = 0; k < rows.size(); ++k) {
+            const Row& r = rows[k];
+            j += std::string(k ? "," : "") + "\n    {\"porosity\": " + json_number(r.porosity) + ", \"storage\": " +
+                 json_string(r.storage) + ", \"mlups\": " + json_number(r.mlups) + ", \"mflups\": " + json_number(r.mflups) +
+                 ", \"fluid_nodes\": " + json_int(r.fluid) + ", \"utilisation\": " + json_number(r.utilisation) +
+                 ", \"bytes_per_fluid_node\": " + json_number(r.bytes_per_fluid) + ", \"engine\": " + json_string(r.engine) + "}";
+        }
+        std::printf("%s\n  ]\n}\n", j.c_str());
+    }
+    return Ok;
+}
+
 }  // namespace
 
 int bench_command(const BenchOptions& o) {
@@ -589,6 +682,7 @@ int bench_command(const BenchOptions& o) {
         h.available_memory = sim::available_memory(b);
         h.memory_source = cuda ? "free GPU memory" : "host MemAvailable";
         if (!o.cases.empty()) return bench_cases(h, b, o);
+        if (o.sparse) return bench_sparse(h, b, o);
 
         std::vector<Config> configs;
         for (const auto& l : or_default(o.lattices, std::string("D3Q19")))

@@ -48,6 +48,11 @@ struct BenchOptions {
     /// --case FILE: each case's own engine against the same box without boundaries
     /// (the axes above are then not used); --set overrides apply to every case.
     std::vector<std::string> cases, overrides;
+    /// --sparse: seed 001's Table 6 set-up (random spheres of `diameter` in a periodic
+    /// --size box at each porosity), sparse against dense storage in the same run.
+    bool sparse = false;
+    std::vector<double> porosities;  // default 0.1, 0.3, 0.5, 0.7, 0.9
+    double diameter = 40;
     std::string command_line;  // as typed, for the report
 };
 int bench_command(const BenchOptions& options);

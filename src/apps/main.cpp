@@ -154,6 +154,18 @@ int run_main(int argc, char** argv) {
     bench_cmd->add_option("--copy-bytes", bench.copy_bytes,
                           "Size of each copy-bandwidth buffer in bytes (default 1073741824 on a GPU, 268435456 on the CPU)")
         ->check(CLI::Range(std::int64_t(1) << 20, std::int64_t(1) << 40));
+    auto* sparse_opt = bench_cmd->add_flag(
+        "--sparse", bench.sparse,
+        "Seed 001's Table 6: random spheres of --diameter in a periodic --size box (default 192) at each --porosity, "
+        "sparse against dense storage (MFLUPS: fluid nodes only; tile utilisation; bytes per fluid node)");
+    sparse_opt->excludes(case_opt);
+    bench_cmd->add_option("--porosity", bench.porosities, "--sparse: the porosities (default 0.1,0.3,0.5,0.7,0.9)")
+        ->check(CLI::Range(0.05, 0.95))
+        ->delimiter(',')
+        ->needs(sparse_opt);
+    bench_cmd->add_option("--diameter", bench.diameter, "--sparse: the spheres' diameter in cells (default 40)")
+        ->check(CLI::Range(1.0, 1e6))
+        ->needs(sparse_opt);
     bench_cmd->add_flag("--json", bench.json, "Print one JSON document instead of a table");
     bench_cmd->add_flag("--weak", bench.weak,
                         "Under mpirun: every rank gets a --size block (weak scaling); default: one --size box split "

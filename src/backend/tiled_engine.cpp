@@ -27,7 +27,7 @@ public:
             throw std::invalid_argument("sparse storage: the setup's grid must be the dense box");
         if (s.node_kind.size() != std::size_t(box_cells_))
             throw std::invalid_argument("sparse storage: one node kind per node of the box");
-        tables_ = storage::TileTables::build(box_.n, [&](index_t c) { return !droppable(s.node_kind[std::size_t(c)]); });
+        tables_ = storage::TileTables::build(box_.n, box_.periodic, [&](index_t c) { return !droppable(s.node_kind[std::size_t(c)]); });
         if (tables_.stored_tiles() == 0)
             throw CaseError("domain.storage = \"sparse\": the box holds no fluid node (every node is inside an obstacle)");
         tiled_ = box_;
@@ -126,7 +126,8 @@ public:
     std::int64_t bytes_per_cell_update() const override { return inner_->bytes_per_cell_update(); }
     std::int64_t cells() const override { return box_cells_; }
     std::int64_t memory_bytes() const override {
-        return inner_->memory_bytes() + std::int64_t((tables_.map.size() + tables_.origin.size()) * sizeof(std::int32_t));
+        return inner_->memory_bytes() +
+               std::int64_t((tables_.map.size() + tables_.origin.size() + tables_.near.size()) * sizeof(std::int32_t));
     }
 
     const TileCount& tile_count() const { return count_; }
@@ -190,7 +191,8 @@ private:
 }  // namespace
 
 TileCount count_tiles(const int (&n)[3], const std::vector<std::uint8_t>& node_kind) {
-    const auto t = storage::TileTables::build(n, [&](index_t c) { return !droppable(node_kind[std::size_t(c)]); });
+    const bool periodic[3] = {false, false, false};  // the counts do not depend on it
+    const auto t = storage::TileTables::build(n, periodic, [&](index_t c) { return !droppable(node_kind[std::size_t(c)]); });
     TileCount out;
     out.stored = t.stored_tiles();
     out.box = t.box_tiles();

@@ -198,6 +198,10 @@ struct TiledBox {
     const std::int32_t* map;      // per tile of the box, tx + t0 (ty + t1 tz): its stored index
     const std::int32_t* origin;   // per stored tile: its tile of the box, packed as map's index
     std::int32_t absent;          // the stored index of the tile every absent tile maps to
+    /// Per stored tile, its 3 x 3 x 3 neighbour tiles' stored indices (wrapped on periodic
+    /// axes), tile k at (ox + 1) + 3 (oy + 1) + 9 (oz + 1); null where a periodic axis's
+    /// size is no multiple of 4 (a wrap then falls inside a tile).
+    const std::int32_t* near;
 
     static constexpr int edge = 4;
     static constexpr int tile_cells = 64;
@@ -235,24 +239,36 @@ struct TiledBox {
         return {exits ? 0 : index(to[0], to[1], to[2]), exits};
     }
 
-    /// The bulk path's neighbours: a link staying in the cell's tile (and the box) is an
-    /// index step; one leaving it reads the tile map (wrapped on periodic axes: a bulk cell never
-    /// crosses a face of a non-periodic axis). The cursor is the same for the 64 cells
-    /// of a tile (the cell's place in it comes from its index), so the CPU backend's
-    /// runs of cells sharing a cursor are a tile's bulk cells. No padding: the CPU
-    /// backend compares cursors bytewise.
+    /// The bulk path's neighbours (a bulk cell never crosses a face of a non-periodic
+    /// axis). With the neighbour-tile table: the link's tile among the 27 around the
+    /// cell's is known from the cell's place in its tile, one read of the table (the
+    /// same entries for a whole warp: cached), no branch. Without it (a periodic axis
+    /// of a size no multiple of 4): a link staying in the cell's tile and the box is an
+    /// index step, one leaving it reads the tile map at the wrapped position. The
+    /// cursor is the same for the 64 cells of a tile (a cell's place in it comes from
+    /// its index), so the CPU backend's runs of cells sharing a cursor are a tile's
+    /// bulk cells. No padding: the CPU backend compares cursors bytewise.
     struct Cursor {
         const std::int32_t* map;
+        const std::int32_t* near;  // the cell's tile's 27 neighbours, or null
         int n[3];
         int t[2];
         int base[3];  // the tile's first node
     };
     BARRACUDA_HD Cursor cursor(const int (&pos)[3]) const {
-        return {map, {n[0], n[1], n[2]}, {t[0], t[1]}, {pos[0] & ~3, pos[1] & ~3, pos[2] & ~3}};
+        const std::int32_t* around = near ? near + 27 * index_t(read(map, tile_of(pos[0], pos[1], pos[2]))) : nullptr;
+        return {map, around, {n[0], n[1], n[2]}, {t[0], t[1]}, {pos[0] & ~3, pos[1] & ~3, pos[2] & ~3}};
     }
     template <class L>
     BARRACUDA_HD static index_t neighbour(const Cursor& s, index_t cell, int i, int sign) {
         const int l[3] = {int(cell & 3), int((cell >> 2) & 3), int((cell >> 4) & 3)};
+        if (s.near) {
+            int q[3];
+            BARRACUDA_UNROLL
+            for (int a = 0; a < 3; ++a) q[a] = l[a] + sign * L::c(i, a);  // -1 .. 4
+            const int k = ((q[0] + 4) >> 2) + 3 * ((q[1] + 4) >> 2) + 9 * ((q[2] + 4) >> 2);
+            return index_t(read(s.near, k)) * tile_cells + (q[0] & 3) + 4 * (q[1] & 3) + 16 * (q[2] & 3);
+        }
         int d[3];
         bool inside = true;
         BARRACUDA_UNROLL
@@ -273,7 +289,7 @@ struct TiledBox {
         return index_t(read(s.map, tile)) * tile_cells + local(p[0], p[1], p[2]);
     }
 };
-static_assert(sizeof(TiledBox::Cursor) == sizeof(void*) + 8 * sizeof(int), "TiledBox::Cursor has no padding");
+static_assert(sizeof(TiledBox::Cursor) == 2 * sizeof(void*) + 8 * sizeof(int), "TiledBox::Cursor has no padding");
 
 /// What every layout offers the kernels.
 template <class Layout>

@@ -15,11 +15,15 @@ struct TileTables {
     std::vector<std::int32_t> map;    // per tile of the box: its stored index (absent: `absent`)
     std::vector<std::int32_t> origin; // per stored tile (and the absent one): its packed tile of the box
     std::int32_t absent = 0;          // tiles stored with a fluid node; the absent tile's index
+    /// Per stored tile (and the absent one), its 27 neighbour tiles' stored indices
+    /// (TiledBox::near); empty where a periodic axis's size is no multiple of 4.
+    std::vector<std::int32_t> near;
 
     /// The tables of a box of n nodes (x fastest) whose node c is stored when
     /// keep(c): a tile is stored when one of its nodes inside the box is kept.
+    /// periodic: the box's periodic axes (the neighbour-tile table wraps there).
     template <class Keep>
-    static TileTables build(const int (&n)[3], Keep&& keep) {
+    static TileTables build(const int (&n)[3], const bool (&periodic)[3], Keep&& keep) {
         TileTables out;
         index_t box_tiles = 1;
         for (int a = 0; a < 3; ++a) {
@@ -44,6 +48,28 @@ struct TileTables {
         out.origin.push_back(std::int32_t(box_tiles));  // beyond the box: its cells lie outside
         for (index_t k = 0; k < box_tiles; ++k)
             if (!any[std::size_t(k)]) out.map[std::size_t(k)] = out.absent;
+        bool aligned = true;
+        for (int a = 0; a < 3; ++a) aligned = aligned && (!periodic[a] || n[a] % TiledBox::edge == 0);
+        if (aligned) {
+            out.near.assign(std::size_t(out.origin.size()) * 27, out.absent);
+            for (std::int32_t s = 0; s < out.absent; ++s) {
+                const std::int32_t k = out.origin[std::size_t(s)];
+                const int tile[3] = {k % out.t[0], (k / out.t[0]) % out.t[1], k / (out.t[0] * out.t[1])};
+                for (int j = 0; j < 27; ++j) {
+                    int to[3] = {tile[0] + j % 3 - 1, tile[1] + (j / 3) % 3 - 1, tile[2] + j / 9 - 1};
+                    bool inside = true;
+                    for (int a = 0; a < 3; ++a) {
+                        if (to[a] < 0 || to[a] >= out.t[a]) {
+                            if (periodic[a]) to[a] = (to[a] + out.t[a]) % out.t[a];
+                            else inside = false;  // beyond a wall: no bulk cell links there
+                        }
+                    }
+                    if (inside)
+                        out.near[std::size_t(s) * 27 + std::size_t(j)] =
+                            out.map[std::size_t(to[0] + index_t(out.t[0]) * (to[1] + index_t(out.t[1]) * to[2]))];
+                }
+            }
+        }
         return out;
     }
 
@@ -51,7 +77,9 @@ struct TileTables {
     std::int64_t stored_tiles() const { return absent; }
 
     TiledBox layout(const int (&n)[3], const bool (&periodic)[3]) const {
-        return {{n[0], n[1], n[2]}, {periodic[0], periodic[1], periodic[2]}, {t[0], t[1], t[2]}, map.data(), origin.data(), absent};
+        return {{n[0], n[1], n[2]}, {periodic[0], periodic[1], periodic[2]}, {t[0], t[1], t[2]},
+                map.data(),         origin.data(),                          absent,
+                near.empty() ? nullptr : near.data()};
     }
 };
 

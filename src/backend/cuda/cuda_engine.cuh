@@ -263,6 +263,7 @@ public:
             const storage::TileTables& t = *s.grid.tiles;
             tile_map_ = upload(t.map, "copy tile map");
             tile_origin_ = upload(t.origin, "copy tile origins");
+            if (!t.near.empty()) tile_near_ = upload(t.near, "copy neighbour tiles");
         }
         check(cudaMemcpy(class_.get(), host_class_.data(), cells_, cudaMemcpyHostToDevice), "copy node classes");
         {
@@ -950,6 +951,7 @@ private:
         if constexpr (tiled) {  // the GPU's copies of the tables
             g.layout.map = tile_map_.get();
             g.layout.origin = tile_origin_.get();
+            g.layout.near = g.layout.near ? tile_near_.get() : nullptr;
         }
         g.faces = setup_.faces;
         g.node_class = class_.get();
@@ -990,7 +992,7 @@ private:
     DeviceArray<S> a_, b_;
     DeviceArray<S> ga_, gb_;  // a coupled scalar's populations, as a_ and b_
     DeviceArray<std::uint8_t> class_;
-    DeviceArray<std::int32_t> tile_map_, tile_origin_;  // sparse storage (storage/tiles.hpp)
+    DeviceArray<std::int32_t> tile_map_, tile_origin_, tile_near_;  // sparse storage (storage/tiles.hpp)
     DeviceArray<storage::index_t> boundary_cells_;  // cells of class Boundary (the heat balance's tally)
     DeviceArray<storage::index_t> general_cells_;   // those the general path updates (boundary_kernel)
     DeviceArray<kernel::ReflectingCell> reflecting_cells_;  // and the others (reflecting_kernel): walls,
