@@ -6,12 +6,14 @@
 // against the analytic profile, with half-way and interpolated bounce-back.
 #include <gtest/gtest.h>
 #include <unistd.h>
+#include <png.h>
 #include <zlib.h>
 
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -345,6 +347,143 @@ TEST(Voxels, ReadRawAndNrrdAndRefuseDamagedFiles) {
     EXPECT_FALSE(coarse.contains({-1.1, 0, 0}));   // outside the image
 }
 
+std::string base64_of(const std::string& bytes) {
+    static const char* alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    std::string out;
+    for (std::size_t i = 0; i < bytes.size(); i += 3) {
+        std::uint32_t v = 0;
+        const std::size_t n = std::min<std::size_t>(3, bytes.size() - i);
+        for (std::size_t k = 0; k < 3; ++k) v = v << 8 | (k < n ? static_cast<unsigned char>(bytes[i + k]) : 0u);
+        for (std::size_t k = 0; k < 4; ++k) out += k <= n ? alphabet[(v >> (18 - 6 * k)) & 63] : '=';
+    }
+    return out;
+}
+
+template <class U>
+std::string integer_bytes(U v) {
+    return std::string(reinterpret_cast<const char*>(&v), sizeof v);  // little-endian host (the writer's assumption too)
+}
+
+/// The block image as VTK image data: point data (32 x 16 x 12 points) of UInt16,
+/// in the given format: "ascii", "binary" (base64, header apart as VTK writes it),
+/// "appended" raw with a zlib-compressed array and a UInt64 header, or cell data.
+std::string vti(const std::string& format) {
+    const auto image = block_image(300);
+    const std::string little = bytes_of(image, false);
+    const bool cells = format == "cells";
+    std::string head = std::string("<?xml version=\"1.0\"?>\n<VTKFile type=\"ImageData\" version=\"1.0\" byte_order=\"LittleEndian\"") +
+                       (format == "appended" ? " header_type=\"UInt64\" compressor=\"vtkZLibDataCompressor\"" : "") +
+                       ">\n<ImageData WholeExtent=\"" + (cells ? "0 32 0 16 0 12" : "0 31 0 15 0 11") +
+                       "\" Origin=\"0 0 0\" Spacing=\"1 1 1\">\n<Piece Extent=\"0 31 0 15 0 11\">\n" +
+                       (cells ? "<PointData/>\n<CellData Scalars=\"label\">\n" : "<PointData Scalars=\"label\">\n") +
+                       "<DataArray type=\"UInt16\" Name=\"label\" format=\"" + (cells ? "binary" : format) + "\"" +
+                       (format == "appended" ? " offset=\"0\"/>\n" : ">\n");
+    std::string body, tail = std::string(cells ? "</CellData>\n" : "</PointData>\n") + "</Piece>\n</ImageData>\n";
+    if (format == "ascii") {
+        for (auto v : image) body += std::to_string(v) + " ";
+        body += "\n</DataArray>\n";
+    } else if (format == "binary" || cells) {
+        body = base64_of(integer_bytes(std::uint32_t(little.size()))) + base64_of(little) + "\n</DataArray>\n";
+    } else {
+        const std::string packed = gzip_of(little);
+        tail += "<AppendedData encoding=\"raw\">\n_" + integer_bytes(std::uint64_t(1)) + integer_bytes(std::uint64_t(little.size())) +
+                integer_bytes(std::uint64_t(0)) + integer_bytes(std::uint64_t(packed.size())) + packed + "\n</AppendedData>\n";
+    }
+    return head + body + tail + "</VTKFile>\n";
+}
+
+TEST(Voxels, ReadVtkImagesAndRefuseDamagedOnes) {
+    const io::VoxelLabels labels{{300}, std::nullopt};
+    const auto expected = io::parse_voxels(bytes_of(block_image(300), true), io::RawLayout{{32, 16, 12}, io::VoxelType::U16, true}, labels);
+    for (const char* format : {"ascii", "binary", "appended", "cells"}) {
+        SCOPED_TRACE(format);
+        const auto v = io::parse_voxels(vti(format), std::nullopt, labels);
+        EXPECT_EQ(v.n, expected.n);
+        EXPECT_EQ(v.solid, expected.solid);
+    }
+    // Truncated anywhere, or corrupted: a clear error, never a crash (every cut of the appended file).
+    const std::string file = vti("appended");
+    for (std::size_t cut = 0; cut < file.size(); cut += 7) EXPECT_NE(voxel_refusal(file.substr(0, cut), std::nullopt), "");
+    EXPECT_NE(voxel_refusal(vti("binary").substr(0, 400), std::nullopt).find("VTI"), std::string::npos);
+    std::string flipped = vti("appended");
+    flipped[flipped.find('_') + 40] ^= 0x5a;  // inside the zlib stream
+    EXPECT_NE(voxel_refusal(flipped, std::nullopt), "");
+    std::string typed = vti("binary");
+    typed.replace(typed.find("UInt16"), 6, "Int64");
+    EXPECT_NE(voxel_refusal(typed, std::nullopt).find("'Int64' is not offered"), std::string::npos);
+    std::string polydata = vti("ascii");
+    polydata.replace(polydata.find("\"ImageData\""), 11, "\"PolyData\"");
+    EXPECT_NE(voxel_refusal(polydata, std::nullopt).find("ImageData (.vti)"), std::string::npos);
+    EXPECT_NE(voxel_refusal(vti("ascii"), io::RawLayout{{32, 16, 12}, io::VoxelType::U16, true}).find("leave those keys out"),
+              std::string::npos);
+}
+
+/// One greyscale PNG of w x h samples at 8 or 16 bits (libpng, as the project's PNG output).
+std::string grey_png(int w, int h, int depth, const std::function<unsigned(int, int)>& value) {
+    std::string out;
+    png_structp png = png_create_write_struct(PNG_LIBPNG_VER_STRING, nullptr, nullptr, nullptr);
+    png_infop info = png_create_info_struct(png);
+    png_set_write_fn(png, &out, [](png_structp p, png_bytep data, png_size_t n) {
+        static_cast<std::string*>(png_get_io_ptr(p))->append(reinterpret_cast<const char*>(data), n);
+    }, nullptr);
+    png_set_IHDR(png, info, png_uint_32(w), png_uint_32(h), depth, PNG_COLOR_TYPE_GRAY, PNG_INTERLACE_NONE,
+                 PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
+    png_write_info(png, info);
+    std::vector<unsigned char> row(std::size_t(w) * std::size_t(depth / 8));
+    for (int y = 0; y < h; ++y) {
+        for (int x = 0; x < w; ++x) {
+            const unsigned v = value(x, y);
+            if (depth == 16) row[std::size_t(2 * x)] = (unsigned char)(v >> 8), row[std::size_t(2 * x + 1)] = (unsigned char)(v & 0xff);
+            else row[std::size_t(x)] = (unsigned char)v;
+        }
+        png_write_row(png, row.data());
+    }
+    png_write_end(png, nullptr);
+    png_destroy_write_struct(&png, &info);
+    return out;
+}
+
+std::vector<std::string> block_slices(int depth) {
+    const auto image = block_image(300);
+    std::vector<std::string> slices;
+    for (int z = 0; z < 12; ++z)
+        slices.push_back(grey_png(32, 16, depth, [&](int x, int y) {
+            const unsigned v = image[std::size_t(x + 32 * (y + 16 * z))];
+            return depth == 8 ? (v == 300 ? 200u : 7u) : v;
+        }));
+    return slices;
+}
+
+TEST(Voxels, ReadPngStacksAndRefuseDamagedOnes) {
+    const auto expected = io::parse_voxels(bytes_of(block_image(300), true), io::RawLayout{{32, 16, 12}, io::VoxelType::U16, true},
+                                           {{300}, std::nullopt});
+    EXPECT_EQ(io::parse_png_stack(block_slices(16), {{300}, std::nullopt}).solid, expected.solid);
+    EXPECT_EQ(io::parse_png_stack(block_slices(8), {{}, 100.0}).solid, expected.solid);
+    const auto refusal = [](const std::vector<std::string>& slices) {
+        try {
+            io::parse_png_stack(slices, {{}, 100.0});
+        } catch (const std::runtime_error& e) {
+            return std::string(e.what());
+        }
+        return std::string();
+    };
+    auto slices = block_slices(8);
+    const std::string whole = slices[3];
+    for (std::size_t cut = 0; cut < whole.size(); cut += 5) {  // every cut of one slice: a clear error
+        slices[3] = whole.substr(0, cut);
+        EXPECT_NE(refusal(slices).find("slice 3: "), std::string::npos) << cut;
+    }
+    slices[3] = whole;
+    slices[3][whole.size() / 2] ^= 0x33;  // a corrupted byte: the CRC or the zlib stream says so
+    EXPECT_NE(refusal(slices).find("slice 3: damaged PNG data"), std::string::npos) << refusal(slices);
+    slices[3] = grey_png(31, 16, 8, [](int, int) { return 0u; });
+    EXPECT_NE(refusal(slices).find("slice 3 is 31 x 16 at 8 bits where slice 0 is 32 x 16"), std::string::npos);
+    slices[3] = block_slices(16)[3];
+    EXPECT_NE(refusal(slices).find("at 16 bits where slice 0 is 32 x 16 at 8 bits"), std::string::npos);
+    slices[3] = "GIF89a";
+    EXPECT_NE(refusal(slices).find("slice 3: not a PNG file"), std::string::npos);
+}
+
 // The channel's block from a voxel image (raw and NRRD gzip files) runs bit for bit
 // as the box shape: the same solid nodes.
 TEST(Voxels, VoxelBlockRunsAsTheBoxShape) {
@@ -352,17 +491,31 @@ TEST(Voxels, VoxelBlockRunsAsTheBoxShape) {
     const std::string big = bytes_of(block_image(300), true);
     test::write_file(raw, big);
     test::write_file(gz, nrrd("gzip", gzip_of(big)));
+    const std::string vti_file = temp_path("block.vti"), stack = temp_path("block_%03d.png");
+    test::write_file(vti_file, vti("appended"));
+    const auto slices = block_slices(16);
+    for (std::size_t z = 0; z < slices.size(); ++z) {
+        char name[32];
+        std::snprintf(name, sizeof name, "block_%03zu.png", z + 1);  // numbered from 1
+        test::write_file(temp_path(name), slices[z]);
+    }
     const auto shape = io::parse_case_string(channel("shape = \"box\"\nmin = [9.5, 4.5, 3.5]\nmax = [14.5, 10.5, 7.5]\n", "half-way"));
     const auto a = velocity_after(shape, 30);
     for (const std::string& obstacle :
          {"shape = \"voxels\"\nfile = \"" + raw + "\"\ndimensions = [32, 16, 12]\ntype = \"uint16\"\nbyte_order = \"big\"\nsolid = [300]\n",
-          "shape = \"voxels\"\nfile = \"" + gz + "\"\nthreshold = 100\n"}) {
+          "shape = \"voxels\"\nfile = \"" + gz + "\"\nthreshold = 100\n",
+          "shape = \"voxels\"\nfile = \"" + vti_file + "\"\nsolid = [300]\n",
+          "shape = \"voxels\"\nfile = \"" + stack + "\"\nsolid = [300]\n"}) {
         const auto b = velocity_after(io::parse_case_string(channel(obstacle, "half-way")), 30);
         EXPECT_EQ(a, b);
     }
     EXPECT_NE(refused("shape = \"voxels\"\nfile = \"" + raw + "\"\ndimensions = [32, 16, 11]\ntype = \"uint16\"\nsolid = [300]\n")
                   .find("truncated, or other dimensions or type"), std::string::npos);
     EXPECT_NE(refused("shape = \"voxels\"\nfile = \"" + gz + "\"\n").find("obstacle[0].solid"), std::string::npos);
+    EXPECT_NE(refused("shape = \"voxels\"\nfile = \"" + temp_path("none_%d.png") + "\"\nsolid = [1]\n").find("no slice of the stack"),
+              std::string::npos);
+    EXPECT_NE(refused("shape = \"voxels\"\nfile = \"" + temp_path("x_%s.png") + "\"\nsolid = [1]\n").find("one %d or %0Nd"),
+              std::string::npos);
     EXPECT_NE(refused("shape = \"voxels\"\nfile = \"" + gz + "\"\nthreshold = 1\ntranslate = [0, 40, 0]\n").find("the image spans"),
               std::string::npos);
     EXPECT_NE(refused("shape = \"voxels\"\nfile = \"" + gz + "\"\nthreshold = 1\nscale = 2\n").find("obstacle[0].scale"),

@@ -11,6 +11,13 @@ without the means to make it again (python3, standard library only):
               in a periodic 64^3 image, uint8 labels (1 solid, 0 pore), gzip NRRD;
               cases/porous_voxels.toml (seed 001 Table 6 uses such packs).
 
+  rock.vti    a 32^3 pack (diameter 8 voxels, porosity 0.45, seed 3) as VTK image data:
+              UInt8 point data, appended raw, zlib blocks, UInt64 headers (as ParaView
+              and VTK write it); cases/porous_vti.toml.
+
+  rock_slices/slice_NNN.png  the same pack as 32 greyscale PNG slices, 8 bits,
+              pore 0 and solid 255 (a segmented CT stack); cases/porous_png_stack.toml.
+
   python3 cases/geometry/make_geometry.py      (writes next to this script)
 """
 import gzip
@@ -18,6 +25,7 @@ import math
 import os
 import random
 import struct
+import zlib
 
 
 def uv_sphere(radius, rings, segments):
@@ -77,7 +85,42 @@ def write_nrrd(path, labels, n):
         f.write(gzip.compress(labels, mtime=0))
 
 
+def write_vti(path, labels, n):
+    """UInt8 point data in the appended section, one zlib block, UInt64 header."""
+    packed = zlib.compress(labels, 6)
+    header = struct.pack("<4Q", 1, len(labels), 0, len(packed))
+    xml = ('<?xml version="1.0"?>\n<!-- made by cases/geometry/make_geometry.py -->\n'
+           '<VTKFile type="ImageData" version="1.0" byte_order="LittleEndian" header_type="UInt64" '
+           'compressor="vtkZLibDataCompressor">\n'
+           f'<ImageData WholeExtent="0 {n - 1} 0 {n - 1} 0 {n - 1}" Origin="0 0 0" Spacing="1 1 1">\n'
+           f'<Piece Extent="0 {n - 1} 0 {n - 1} 0 {n - 1}">\n<PointData Scalars="label">\n'
+           '<DataArray type="UInt8" Name="label" format="appended" offset="0"/>\n'
+           '</PointData>\n</Piece>\n</ImageData>\n<AppendedData encoding="raw">\n_')
+    with open(path, "wb") as f:
+        f.write(xml.encode() + header + packed + b"\n</AppendedData>\n</VTKFile>\n")
+
+
+def png_gray8(width, height, rows):
+    """A greyscale 8-bit PNG of the given rows (bytes each)."""
+    def chunk(kind, data):
+        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data) & 0xffffffff)
+    raw = b"".join(b"\x00" + row for row in rows)
+    return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", width, height, 8, 0, 0, 0, 0)) +
+            chunk(b"IDAT", zlib.compress(raw, 9)) + chunk(b"IEND", b""))
+
+
+def write_png_stack(folder, labels, n):
+    os.makedirs(folder, exist_ok=True)
+    for z in range(n):
+        rows = [bytes(255 * labels[x + n * (y + n * z)] for x in range(n)) for y in range(n)]
+        with open(os.path.join(folder, f"slice_{z:03d}.png"), "wb") as f:
+            f.write(png_gray8(n, n, rows))
+
+
 if __name__ == "__main__":
     here = os.path.dirname(os.path.abspath(__file__))
     write_binary_stl(os.path.join(here, "sphere.stl"), uv_sphere(1.0, 16, 32))
     write_nrrd(os.path.join(here, "sphere_pack.nrrd"), sphere_pack(64, 16, 0.6, 1), 64)
+    rock = sphere_pack(32, 8, 0.45, 3)
+    write_vti(os.path.join(here, "rock.vti"), rock, 32)
+    write_png_stack(os.path.join(here, "rock_slices"), rock, 32)

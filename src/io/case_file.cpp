@@ -5,6 +5,7 @@
 #include "io/case_file.hpp"
 
 #include <array>
+#include <cctype>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
@@ -353,6 +354,36 @@ std::filesystem::path obstacle_file(const Section& o, const char* what) {
     return path;
 }
 
+// A numbered stack of PNG slices: `file` holds one %d (or %0Nd, zero-padded to N
+// digits), replaced by 0, 1, 2, ... (or from 1 when there is no slice 0) until a
+// number has no file. Built here, not by printf: the name is the user's text.
+// std::nullopt when the name holds no '%'.
+std::optional<std::vector<std::filesystem::path>> numbered_files(const Section& o, const std::filesystem::path& path) {
+    const std::string name = path.string();
+    const auto at = name.find('%');
+    if (at == std::string::npos) return std::nullopt;
+    std::size_t end = at + 1;
+    int width = 0;
+    const bool pad = end < name.size() && name[end] == '0';
+    while (end < name.size() && std::isdigit(static_cast<unsigned char>(name[end]))) width = width * 10 + (name[end++] - '0');
+    if (end >= name.size() || name[end] != 'd' || name.find('%', end) != std::string::npos || width > 9)
+        o.fail_value("file", "a PNG stack's name holds one %d or %0Nd (N up to 9) where the slice number goes, "
+                             "e.g. \"ct/slice_%04d.png\"");
+    const auto numbered = [&](int k) {
+        std::string digits = std::to_string(k);
+        if (int(digits.size()) < width) digits.insert(0, std::size_t(width) - digits.size(), pad ? '0' : ' ');
+        return std::filesystem::path(name.substr(0, at) + digits + name.substr(end + 1));
+    };
+    std::error_code ec;
+    int first = std::filesystem::exists(numbered(0), ec) ? 0 : 1;
+    std::vector<std::filesystem::path> files;
+    for (int k = first; k < first + 65537 && std::filesystem::exists(numbered(k), ec); ++k) files.push_back(numbered(k));
+    if (files.empty())
+        o.fail_value("file", "no slice of the stack: neither '" + numbered(0).string() + "' nor '" + numbered(1).string() +
+                             "' exists");
+    return files;
+}
+
 // shape = "voxels": a voxel image (io/voxel_file.hpp), raw (dimensions, type and
 // byte_order here) or NRRD (its header), solid where its value is listed in `solid`
 // or at least `threshold`; voxel (0, 0, 0) centred at `translate`, voxels `spacing`
@@ -362,7 +393,8 @@ void read_voxel_image(const Section& o, int dims, sim::Obstacle& ob) {
                 "a voxel obstacle takes file, dimensions, type and byte_order (raw files), solid or threshold, spacing "
                 "and translate");
     if (dims != 3) o.fail("shape", "a voxel image needs a 3D lattice");
-    const std::filesystem::path path = obstacle_file(o, "a voxel obstacle needs file = \"image.raw\" or \"image.nrrd\"");
+    const std::filesystem::path path =
+        obstacle_file(o, "a voxel obstacle needs file = \"image.raw\", \"image.nrrd\", \"image.vti\" or \"slice_%04d.png\"");
     std::optional<io::RawLayout> raw;
     if (o.has("dimensions") || o.has("type") || o.has("byte_order")) {
         const auto n = o.integers("dimensions", 3, 3);
@@ -392,8 +424,16 @@ void read_voxel_image(const Section& o, int dims, sim::Obstacle& ob) {
     if (!(spacing > 0 && spacing < 1e12)) o.fail_value("spacing", "must be > 0 (the distance between voxel centres)");
     const auto offset = o.numbers("translate", 3, 3).value_or(std::vector<double>{0, 0, 0});
     geometry::Voxels image;
+    const auto stack = numbered_files(o, path);
+    if (stack && raw) o.fail("dimensions", "a PNG stack's slices give their size and depth: leave dimensions, type and byte_order out");
     try {
-        image = io::parse_voxels(io::read_input_file(path.string()), raw, labels);
+        if (stack) {
+            std::vector<std::string> slices;
+            for (const auto& file : *stack) slices.push_back(io::read_input_file(file.string()));
+            image = io::parse_png_stack(slices, labels);
+        } else {
+            image = io::parse_voxels(io::read_input_file(path.string()), raw, labels);
+        }
     } catch (const std::runtime_error& e) {
         o.fail_value("file", "'" + path.string() + "': " + e.what());
     }

@@ -1,5 +1,7 @@
 // Voxel images from files: raw binary (dimensions, type and byte order given by
-// the case) and NRRD (its own header; raw or gzip data in the same file), turned
+// the case), NRRD (its own header; raw or gzip data in the same file), VTK image
+// data (.vti: inline ascii or base64, or appended raw or base64 data, zlib
+// compressed or not) and numbered stacks of greyscale PNG slices, turned
 // into a solid mask by a label rule (geometry/voxels.hpp). Each value is read,
 // labelled and dropped, so an image costs one byte a voxel.
 #pragma once
@@ -40,5 +42,12 @@ struct VoxelLabels {
 /// header that is malformed or asks for what is not offered (a detached data file,
 /// an encoding other than raw or gzip, not 3 dimensions), damaged gzip data.
 geometry::Voxels parse_voxels(const std::string& bytes, const std::optional<RawLayout>& raw, const VoxelLabels& labels);
+
+/// A stack of 8 or 16-bit greyscale PNG slices (one a z layer, x along a row, y down
+/// the rows), given as the files' bytes in order. Throws std::runtime_error naming the
+/// slice (its index in the stack) and what is wrong: not a PNG, damaged or truncated,
+/// colour or palette images, bit depths other than 8 and 16, slices of different
+/// sizes or depths.
+geometry::Voxels parse_png_stack(const std::vector<std::string>& slices, const VoxelLabels& labels);
 
 }  // namespace barracuda::io

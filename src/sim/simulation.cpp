@@ -403,6 +403,9 @@ void Simulation::prepare(BackendChoice backend) {
     CaseSpec local = spec_;
     const auto n = sub_.local_size();
     local.size = n;
+    // Sparse storage (and auto) know their cells once the geometry is marked: checked
+    // then, still before the engine allocates (check_sparse_memory).
+    if (spec_.storage != StorageChoice::Dense) return;
     const auto mem = estimate_memory(local);
     const std::int64_t need = backend_ == BackendChoice::Cuda ? mem.device_total() : mem.device_total() + mem.output_bytes;
     const std::int64_t have = available_memory(backend_);
@@ -416,8 +419,31 @@ void Simulation::prepare(BackendChoice backend) {
     }
 }
 
+void Simulation::check_sparse_memory(const backend::EngineSetup& setup) const {
+    CaseSpec local = spec_;
+    local.size = sub_.local_size();
+    const auto mem = estimate_memory(local);
+    double share = 1;  // of the box's nodes that the engine stores
+    std::string stored = "the box";
+    if (setup.storage == storage::Storage::Sparse) {
+        const auto count = backend::count_tiles(setup.grid.n, setup.node_kind);
+        share = double(count.stored + 1) * 64.0 / double(setup.grid.cells());
+        stored = std::to_string(count.stored) + " of " + std::to_string(count.box) + " tiles";
+    }
+    const double device = double(mem.device_total()) * share;
+    const double need = backend_ == BackendChoice::Cuda ? device : device + double(mem.output_bytes);
+    const auto have = available_memory(backend_);
+    if (need > double(have))
+        throw ResourceError("domain.size = [" + std::to_string(spec_.size[0]) + ", " + std::to_string(spec_.size[1]) +
+                            ", " + std::to_string(spec_.size[2]) + "] with domain.storage = \"" +
+                            storage::name_of(setup.storage) + "\" (" + stored + " stored): needs about " +
+                            format_bytes(std::int64_t(need)) + " but only " + format_bytes(have) + " is available on the " +
+                            (backend_ == BackendChoice::Cuda ? "GPU" : "host") + memory_hint(spec_.model));
+}
+
 void Simulation::allocate() {
     auto setup = engine_setup(spec_, &sub_);
+    if (spec_.storage != StorageChoice::Dense) check_sparse_memory(setup);
     face_values_ = std::make_unique<FaceValues>(spec_, sub_);
     for (int f = 0; f < 6; ++f)
         if (face_values_->has(f)) face_values_->evaluate(f, 1.0, setup.face_values[std::size_t(f)]);

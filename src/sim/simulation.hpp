@@ -204,7 +204,10 @@ public:
 
 private:
     void prepare(BackendChoice backend);  // checks spec_ and the memory it needs
-    void allocate();                      // the engine and its initial state
+    void allocate();
+    /// The memory check of a sparse (or auto) case, with the tiles it stores (prepare()
+    /// checks a dense case's box before the geometry is marked).
+    void check_sparse_memory(const backend::EngineSetup& setup) const;                      // the engine and its initial state
     /// Runs one phase of the construction on every rank; a CaseError or ResourceError
     /// on any rank is thrown on all of them.
     static void shared_verdict(const std::function<void()>& phase);
