@@ -59,8 +59,10 @@ ArrayRun simple_cubic(double c, int n, const char* storage) {
         for (std::size_t k = 0; k < rho.size(); ++k) sum += u[3 * k];  // solids report u = 0
         const double U = sum / double(rho.size());
         out.K = g * double(n) * n * n / (6 * pi * nu * a * U);
-        // Steady: U changes by less than 1e-7 of itself over 250 steps (the drag is read to 4 digits).
-        if (std::abs(U - previous) < 1e-7 * std::abs(U)) break;
+        // Steady: U changes by less than 1e-5 of itself over 250 steps. It approaches its
+        // limit as exp(-t / T), T ~ L^2 / (4 pi^2 nu) ~ 160 steps here, so what is left is
+        // about 1.25 times the last change: ~1e-5 of K, far below the 2% compared.
+        if (std::abs(U - previous) < 1e-5 * std::abs(U)) break;
         previous = U;
     }
     return out;

@@ -74,6 +74,16 @@ BARRACUDA_HD unsigned displace(const int (&n)[3], const bool (&periodic)[3], con
     return exits;
 }
 
+/// Every layout's hop<L>: the node at pos + sign c_i, wrapped on periodic axes, by the
+/// layout's own index(), or the faces of the box the link leaves through.
+template <class L, class Layout>
+BARRACUDA_HD Hop hop(const Layout& layout, const int (&pos)[3], int i, int sign) {
+    const int d[3] = {sign * L::c(i, 0), sign * L::c(i, 1), sign * L::c(i, 2)};
+    int to[3];
+    const unsigned exits = displace(layout.n, layout.periodic, pos, d, to);
+    return {exits ? 0 : layout.index(to[0], to[1], to[2]), exits};
+}
+
 /// (x, y, z) of cell in a box of rows of `row` stored nodes along x; 32-bit division
 /// where the box allows it (64-bit division costs a GPU tens of instructions a call).
 BARRACUDA_HD void row_position(index_t cell, int row, int ny, int nz, int (&pos)[3]) {
@@ -104,10 +114,7 @@ struct DenseBox {
 
     template <class L>
     BARRACUDA_HD Hop hop(const int (&pos)[3], int i, int sign) const {
-        const int d[3] = {sign * L::c(i, 0), sign * L::c(i, 1), sign * L::c(i, 2)};
-        int to[3];
-        const unsigned exits = detail::displace(n, periodic, pos, d, to);
-        return {exits ? 0 : index(to[0], to[1], to[2]), exits};
+        return detail::hop<L>(*this, pos, i, sign);
     }
 
     using Cursor = StepCursor;
@@ -149,10 +156,7 @@ struct SublatticeBox {
 
     template <class L>
     BARRACUDA_HD Hop hop(const int (&pos)[3], int i, int sign) const {
-        const int d[3] = {sign * L::c(i, 0), sign * L::c(i, 1), sign * L::c(i, 2)};
-        int to[3];
-        const unsigned exits = detail::displace(n, periodic, pos, d, to);
-        return {exits ? 0 : index(to[0], to[1], to[2]), exits};
+        return detail::hop<L>(*this, pos, i, sign);
     }
 
     /// A step along x changes the row (y + z changes parity with it), and the index
@@ -233,10 +237,7 @@ struct TiledBox {
 
     template <class L>
     BARRACUDA_HD Hop hop(const int (&pos)[3], int i, int sign) const {
-        const int d[3] = {sign * L::c(i, 0), sign * L::c(i, 1), sign * L::c(i, 2)};
-        int to[3];
-        const unsigned exits = detail::displace(n, periodic, pos, d, to);
-        return {exits ? 0 : index(to[0], to[1], to[2]), exits};
+        return detail::hop<L>(*this, pos, i, sign);
     }
 
     /// The bulk path's neighbours (a bulk cell never crosses a face of a non-periodic
