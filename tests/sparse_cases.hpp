@@ -41,7 +41,7 @@ inline std::string duct_case(const std::string& model, int steps) {
            "[[obstacle]]\nname = \"belt\"\nshape = \"box\"\nmin = [0, 0, 0]\nmax = [29, 1, 16]\nvelocity = [0.01, 0, 0]\n"
            "[[obstacle]]\nname = \"block\"\nshape = \"box\"\nmin = [0, 8, 10]\nmax = [29, 13, 16]\n"
            "[forces]\nobstacles = [\"ball\", \"block\"]\nreference_velocity = 0.04\nreference_area = 32\n[run]\nsteps = " +
-           std::to_string(steps) + "\n[output]\nformats = []\n";
+           std::to_string(std::max(steps, 1)) + "\n[output]\nformats = []\n";
 }
 
 inline sim::CaseSpec with_storage(std::string text, const char* storage) {
