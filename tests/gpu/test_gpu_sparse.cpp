@@ -4,7 +4,8 @@
 // porous box and a duct with every kind of boundary, where whole tiles are absent.
 //
 // GPU dense against GPU sparse: the same kernels, the same arithmetic per cell,
-// only the addresses differ, so the fields agree bit for bit (checked). GPU against
+// only the addresses differ, so the fields agree bit for bit (checked; FP16 storage
+// within its tolerance: its stochastic rounding draws follow the cell index). GPU against
 // CPU: the oracle's tolerances (FMA contraction, test_gpu_oracle.cpp).
 #include <gtest/gtest.h>
 
@@ -80,7 +81,10 @@ TEST(GpuSparse, DenseAndSparseAgreeOnTheGpuAndWithTheCpu) {
         label = (c.text.find("[boundary.x_min]") != std::string::npos ? "duct: " : "porous: ") + label;
         std::printf("  %-70s GPU dense vs sparse: %zu values differ; GPU vs CPU sparse %.2e (tol %.0e)\n",
                     label.c_str(), differ, err, c.tolerance);
-        EXPECT_EQ(differ, 0u);
+        // FP16 storage's stochastic rounding draws by cell index, which the layouts number
+        // differently (tests/test_sparse.cpp): two draws of the same rounding, within its tolerance.
+        if (c.text.find("fp16") != std::string::npos) EXPECT_LT(std::max(max_rel(gd.u, gs.u), max_rel(gd.rho, gs.rho)), c.tolerance);
+        else EXPECT_EQ(differ, 0u);
         EXPECT_LT(err, c.tolerance);
     }
 }
