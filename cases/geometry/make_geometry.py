@@ -15,6 +15,9 @@ without the means to make it again (python3, standard library only):
               UInt8 point data, appended raw, zlib blocks, UInt64 headers (as ParaView
               and VTK write it); cases/porous_vti.toml.
 
+  rock.raw    the same pack as a raw binary image: 32^3 uint8 labels, x fastest, no
+              header (the case gives dimensions and type); cases/porous_raw.toml.
+
   rock_slices/slice_NNN.png  the same pack as 32 greyscale PNG slices, 8 bits,
               pore 0 and solid 255 (a segmented CT stack); cases/porous_png_stack.toml.
 
@@ -123,4 +126,6 @@ if __name__ == "__main__":
     write_nrrd(os.path.join(here, "sphere_pack.nrrd"), sphere_pack(64, 16, 0.6, 1), 64)
     rock = sphere_pack(32, 8, 0.45, 3)
     write_vti(os.path.join(here, "rock.vti"), rock, 32)
+    with open(os.path.join(here, "rock.raw"), "wb") as f:
+        f.write(rock)
     write_png_stack(os.path.join(here, "rock_slices"), rock, 32)
