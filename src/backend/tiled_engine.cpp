@@ -19,6 +19,15 @@ using storage::index_t;
 /// their tile, since links into them carry the obstacle's velocity by their kind).
 bool droppable(std::uint8_t kind) { return kind == boundary::Solid; }
 
+/// The counts of tables built from these node kinds.
+TileCount count_of(const storage::TileTables& t, const std::vector<std::uint8_t>& node_kind) {
+    TileCount out;
+    out.stored = t.stored_tiles();
+    out.box = t.box_tiles();
+    for (const auto k : node_kind) out.fluid_nodes += kernel::path_of(k) != kernel::Solid;
+    return out;
+}
+
 class TiledEngine final : public Engine {
 public:
     TiledEngine(const EngineSetup& s, std::unique_ptr<Engine> (*make)(const EngineSetup&))
@@ -51,9 +60,7 @@ public:
             link.cell = cell_of(link.cell);
             if (link.from >= 0) link.from = cell_of(link.from);
         }
-        count_.stored = tables_.stored_tiles();
-        count_.box = tables_.box_tiles();
-        for (const auto k : s.node_kind) count_.fluid_nodes += kernel::path_of(k) != kernel::Solid;
+        count_ = count_of(tables_, s.node_kind);
         inner_ = make(inner);
     }
 
@@ -130,8 +137,6 @@ public:
                std::int64_t((tables_.map.size() + tables_.origin.size() + tables_.near.size()) * sizeof(std::int32_t));
     }
 
-    const TileCount& tile_count() const { return count_; }
-
 private:
     /// The cell of box node b (the absent tile's, solid, where its tile is not stored).
     index_t cell_of(index_t b) const {
@@ -192,12 +197,8 @@ private:
 
 TileCount count_tiles(const int (&n)[3], const std::vector<std::uint8_t>& node_kind) {
     const bool periodic[3] = {false, false, false};  // the counts do not depend on it
-    const auto t = storage::TileTables::build(n, periodic, [&](index_t c) { return !droppable(node_kind[std::size_t(c)]); });
-    TileCount out;
-    out.stored = t.stored_tiles();
-    out.box = t.box_tiles();
-    for (const auto k : node_kind) out.fluid_nodes += kernel::path_of(k) != kernel::Solid;
-    return out;
+    return count_of(storage::TileTables::build(n, periodic, [&](index_t c) { return !droppable(node_kind[std::size_t(c)]); }),
+                    node_kind);
 }
 
 std::unique_ptr<Engine> make_tiled_engine(const EngineSetup& s, std::unique_ptr<Engine> (*make)(const EngineSetup&)) {

@@ -555,16 +555,13 @@ void read_obstacle(const Section& o, std::size_t index, const sim::CaseSpec& spe
         return *r;
     };
 
-    if (ob.kind != Shape::Mesh && ob.kind != Shape::Voxels)
-        only({"diameter", "porosity", "seed"}, "box, sphere, cylinder or pipe", "no diameter, porosity or seed "
-             "(shape = \"sphere_pack\" does)");
     if (pack) {
         read_sphere_pack(o, dims, spec, ob);
         return;
     }
-    if (ob.kind == Shape::Mesh || ob.kind == Shape::Voxels)
-        only({"diameter", "porosity", "seed"}, ob.kind == Shape::Mesh ? "STL obstacle" : "voxel obstacle",
-             "no diameter, porosity or seed (shape = \"sphere_pack\" does)");
+    only({"diameter", "porosity", "seed"},
+         ob.kind == Shape::Mesh ? "STL obstacle" : ob.kind == Shape::Voxels ? "voxel obstacle" : "box, sphere, cylinder or pipe",
+         "no diameter, porosity or seed (shape = \"sphere_pack\" does)");
     if (ob.kind != Shape::Mesh && ob.kind != Shape::Voxels)
         only({"file", "scale", "rotate", "translate", "dimensions", "type", "byte_order", "solid", "threshold", "spacing"},
              "box, sphere, cylinder or pipe", "no file (shape = \"stl\" or \"voxels\" does)");

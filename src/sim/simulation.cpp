@@ -383,6 +383,30 @@ void Simulation::shared_verdict(const std::function<void()>& phase) {
     throw ResourceError(text);
 }
 
+namespace {
+/// Refuses a run whose engine would not fit: the memory of this rank's subdomain, ghost
+/// layers included, of which `share` of the nodes is stored (1: dense; sparse storage:
+/// its tiles' share, named by `stored`).
+void require_memory(const CaseSpec& spec, const parallel::Subdomain& sub, BackendChoice backend, double share,
+                    const std::string& stored) {
+    CaseSpec local = spec;
+    local.size = sub.local_size();
+    const auto mem = estimate_memory(local);
+    const double device = double(mem.device_total()) * share;
+    const auto need = std::int64_t(backend == BackendChoice::Cuda ? device : device + double(mem.output_bytes));
+    const std::int64_t have = available_memory(backend);
+    if (need > have) {
+        const auto nodes = std::max<std::int64_t>(std::int64_t(double(local.stored_nodes()) * share), 1);
+        throw ResourceError("domain.size = [" + std::to_string(spec.size[0]) + ", " + std::to_string(spec.size[1]) +
+                            ", " + std::to_string(spec.size[2]) + "]" + stored + ": needs about " + format_bytes(need) +
+                            " (" + std::to_string(need / nodes) + " B/node) " + (sub.decomposed() ? "per rank " : "") +
+                            "but only " + format_bytes(have) + " is available on the " +
+                            (backend == BackendChoice::Cuda ? "GPU" : "host") + memory_hint(spec.model) +
+                            (sub.decomposed() ? ", or use more ranks" : ""));
+    }
+}
+}  // namespace
+
 void Simulation::prepare(BackendChoice backend) {
     fill_model_defaults(spec_);
     check_case(spec_);
@@ -399,46 +423,17 @@ void Simulation::prepare(BackendChoice backend) {
                                 std::to_string(gpus) + " per node) or use --backend cpu");
         backend::use_cuda_device(comm.local_rank());
     }
-    // Memory of this rank's subdomain, ghost layers included.
-    CaseSpec local = spec_;
-    const auto n = sub_.local_size();
-    local.size = n;
     // Sparse storage (and auto) know their cells once the geometry is marked: checked
     // then, still before the engine allocates (check_sparse_memory).
-    if (spec_.storage != StorageChoice::Dense) return;
-    const auto mem = estimate_memory(local);
-    const std::int64_t need = backend_ == BackendChoice::Cuda ? mem.device_total() : mem.device_total() + mem.output_bytes;
-    const std::int64_t have = available_memory(backend_);
-    if (need > have) {
-        throw ResourceError("domain.size = [" + std::to_string(spec_.size[0]) + ", " + std::to_string(spec_.size[1]) +
-                            ", " + std::to_string(spec_.size[2]) + "]: needs about " + format_bytes(need) + " (" +
-                            std::to_string(need / std::max<std::int64_t>(local.stored_nodes(), 1)) + " B/node) " +
-                            (sub_.decomposed() ? "per rank " : "") + "but only " + format_bytes(have) +
-                            " is available on the " + (backend_ == BackendChoice::Cuda ? "GPU" : "host") +
-                            memory_hint(spec_.model) + (sub_.decomposed() ? ", or use more ranks" : ""));
-    }
+    if (spec_.storage == StorageChoice::Dense) require_memory(spec_, sub_, backend_, 1.0, "");
 }
 
 void Simulation::check_sparse_memory(const backend::EngineSetup& setup) const {
-    CaseSpec local = spec_;
-    local.size = sub_.local_size();
-    const auto mem = estimate_memory(local);
-    double share = 1;  // of the box's nodes that the engine stores
-    std::string stored = "the box";
-    if (setup.storage == storage::Storage::Sparse) {
-        const auto count = backend::count_tiles(setup.grid.n, setup.node_kind);
-        share = double(count.stored + 1) * 64.0 / double(setup.grid.cells());
-        stored = std::to_string(count.stored) + " of " + std::to_string(count.box) + " tiles";
-    }
-    const double device = double(mem.device_total()) * share;
-    const double need = backend_ == BackendChoice::Cuda ? device : device + double(mem.output_bytes);
-    const auto have = available_memory(backend_);
-    if (need > double(have))
-        throw ResourceError("domain.size = [" + std::to_string(spec_.size[0]) + ", " + std::to_string(spec_.size[1]) +
-                            ", " + std::to_string(spec_.size[2]) + "] with domain.storage = \"" +
-                            storage::name_of(setup.storage) + "\" (" + stored + " stored): needs about " +
-                            format_bytes(std::int64_t(need)) + " but only " + format_bytes(have) + " is available on the " +
-                            (backend_ == BackendChoice::Cuda ? "GPU" : "host") + memory_hint(spec_.model));
+    if (setup.storage != storage::Storage::Sparse) return require_memory(spec_, sub_, backend_, 1.0, "");
+    const auto count = backend::count_tiles(setup.grid.n, setup.node_kind);
+    require_memory(spec_, sub_, backend_, double(count.stored + 1) * 64.0 / double(setup.grid.cells()),
+                   " with domain.storage = \"sparse\" (" + std::to_string(count.stored) + " of " +
+                       std::to_string(count.box) + " tiles stored)");
 }
 
 void Simulation::allocate() {
