@@ -285,9 +285,15 @@ TEST(Sparse, StoresOnlyTilesWithFluid) {
     EXPECT_LT(count.stored, count.box);  // the slab's tiles are gone
     EXPECT_GT(count.utilisation(), 0.3);
     EXPECT_LE(count.utilisation(), 1.0);
+    // The engine reports the same tiles (bench --sparse's utilisation), a dense one none.
+    const auto reported = backend::tile_count_of(s.engine());
+    ASSERT_TRUE(reported.has_value());
+    EXPECT_EQ(reported->stored, count.stored);
+    EXPECT_EQ(reported->fluid_nodes, count.fluid_nodes);
     // Memory: the stored tiles' populations, not the box's.
     sim::Simulation d(with_storage(porous_case("lattice = \"D3Q19\"", 0), "dense"), sim::BackendChoice::Cpu);
     EXPECT_LT(s.engine().memory_bytes(), d.engine().memory_bytes());
+    EXPECT_FALSE(backend::tile_count_of(d.engine()).has_value());
 }
 
 TEST(Sparse, AutoPicksSparseWhereItSavesMemory) {
@@ -334,6 +340,13 @@ TEST(Sparse, RefusesWhatItDoesNotOffer) {
                                   "sparse");
     EXPECT_NE(solid.find("no fluid is left to simulate"), std::string::npos) << solid;  // sim::check_case's
     EXPECT_NE(refusal_of(porous_case("lattice = \"D3Q19\"", 0), "tiles").find("domain.storage"), std::string::npos);
+    // Tile indices are 32-bit: a box of more than 2^31 - 1 tiles is refused as it is read,
+    // naming the size (before any memory check or allocation).
+    const auto huge = refusal_of("[model]\nlattice = \"D3Q19\"\nviscosity = 0.1\n[domain]\nsize = [8192, 8192, 8192]\n"
+                                 "[output]\nformats = []\n",
+                                 "sparse");
+    EXPECT_NE(huge.find("domain.size"), std::string::npos) << huge;
+    EXPECT_NE(huge.find("2147483647"), std::string::npos) << huge;
 }
 
 }  // namespace

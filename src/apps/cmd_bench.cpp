@@ -608,9 +608,22 @@ int bench_sparse(const Header& h, sim::BackendChoice b, const BenchOptions& o) {
         r.mflups = r.mlups * double(r.fluid) / double(cells);
         r.bytes_per_fluid = double(s.engine().memory_bytes()) / double(r.fluid);
         // Dense: every node stored, so its utilisation is the porosity the run sees.
-        r.utilisation = r.storage == std::string("sparse") ? backend::count_tiles({n, n, n}, sim::node_kinds(spec)).utilisation()
-                                                           : double(r.fluid) / double(cells);
+        const auto tiles = backend::tile_count_of(s.engine());
+        r.utilisation = tiles ? tiles->utilisation() : double(r.fluid) / double(cells);
         return r;
+    };
+    // A box too large for dense storage (the point of sparse storage: issue 22's run of
+    // 10^9 fluid nodes): the dense rows are left out with the memory check's reason.
+    std::string dense_refused;
+    const auto measure_dense = [&](double porosity) -> std::optional<Row> {
+        if (!dense_refused.empty()) return std::nullopt;
+        try {
+            return measure(porosity, "dense");
+        } catch (const ResourceError& e) {
+            dense_refused = e.what();
+            if (!o.json) std::printf("dense storage does not fit: %s\n", e.what());
+            return std::nullopt;
+        }
     };
     std::vector<Row> rows;
     if (!o.json) {
@@ -621,19 +634,23 @@ int bench_sparse(const Header& h, sim::BackendChoice b, const BenchOptions& o) {
         std::printf("%9s %7s %10s %10s %7s %8s %8s %8s %8s\n", "porosity", "storage", "MLUPS", "MFLUPS", "eta_t",
                     "B/fluid", "%copy", "vs full", "vs dense");
     }
-    const Row full = measure(1.0, "dense");
+    const std::optional<Row> full = measure_dense(1.0);
     const double bytes_per_update = double(storage::bytes_per_cell_update(lattice::velocities_of(lattice_of(lat)),
                                                                           precision == "fp64"   ? storage::Precision::FP64
                                                                           : precision == "fp16" ? storage::Precision::FP16
                                                                                                 : storage::Precision::FP32));
     for (double porosity : porosities) {
-        const Row dense = measure(porosity, "dense"), sparse = measure(porosity, "sparse");
-        for (const Row* r : {&dense, &sparse}) {
+        const std::optional<Row> dense = measure_dense(porosity);
+        const Row sparse = measure(porosity, "sparse");
+        for (const Row* r : {dense ? &*dense : nullptr, &sparse}) {
+            if (!r) continue;
             const double percent = h.copy.kernel_gbps > 0 ? 100.0 * r->mflups * bytes_per_update / 1e3 / h.copy.kernel_gbps : 0;
-            if (!o.json)
-                std::printf("%9.2f %7s %10.1f %10.1f %7.3f %8.1f %8.1f %8.3f %8.3f\n", r->porosity, r->storage.c_str(),
-                            r->mlups, r->mflups, r->utilisation, r->bytes_per_fluid, percent, r->mflups / full.mlups,
-                            r->mflups / dense.mflups);
+            if (!o.json) {
+                std::printf("%9.2f %7s %10.1f %10.1f %7.3f %8.1f %8.1f ", r->porosity, r->storage.c_str(), r->mlups,
+                            r->mflups, r->utilisation, r->bytes_per_fluid, percent);
+                if (full && dense) std::printf("%8.3f %8.3f\n", r->mflups / full->mlups, r->mflups / dense->mflups);
+                else std::printf("%8s %8s  (%lld fluid nodes)\n", "-", "-", static_cast<long long>(r->fluid));
+            }
             rows.push_back(*r);
         }
         std::fflush(stdout);
@@ -642,7 +659,9 @@ int bench_sparse(const Header& h, sim::BackendChoice b, const BenchOptions& o) {
         std::string j = "{\n  \"device\": " + json_string(h.device) + ",\n  \"commit\": " + json_string(BARRACUDA_COMMIT) +
                         ",\n  \"command\": " + json_string(o.command_line) + ",\n  \"copy_bandwidth\": {\"kernel_gbps\": " +
                         json_number(h.copy.kernel_gbps) + "},\n  \"size\": " + json_int(n) + ",\n  \"diameter\": " +
-                        json_number(o.diameter) + ",\n  \"full_dense_mlups\": " + json_number(full.mlups) + ",\n  \"rows\": [";
+                        json_number(o.diameter) + ",\n  \"full_dense_mlups\": " + (full ? json_number(full->mlups) : "null") +
+                        (dense_refused.empty() ? "" : ",\n  \"dense_refused\": " + json_string(dense_refused)) +
+                        ",\n  \"rows\": [";
         for (std::size_t k = 0; k < rows.size(); ++k) {
             const Row& r = rows[k];
             j += std::string(k ? "," : "") + "\n    {\"porosity\": " + json_number(r.porosity) + ", \"storage\": " +

@@ -237,9 +237,6 @@ std::string refusal(const Request& r) {
     for (int f = 0; f < 6; ++f)
         if (auto why = face_refusal(r, f); !why.empty()) return why;
     if (r.several_ranks) {
-        if (c.storage == storage::Storage::Sparse)
-            return "domain.storage = \"sparse\" runs on one rank for now (a subdomain would be a range of tiles, with "
-                   "halos of tiles); run without mpirun or use \"dense\"";
         if (c.lattice == lattice::Kind::D3Q13)
             return "model.lattice = \"D3Q13\" runs on one rank for now (its halo would carry one sub-lattice); run "
                    "without mpirun or use D3Q19";

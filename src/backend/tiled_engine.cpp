@@ -24,7 +24,10 @@ TileCount count_of(const storage::TileTables& t, const std::vector<std::uint8_t>
     TileCount out;
     out.stored = t.stored_tiles();
     out.box = t.box_tiles();
-    for (const auto k : node_kind) out.fluid_nodes += kernel::path_of(k) != kernel::Solid;
+    std::int64_t fluid = 0;
+#pragma omp parallel for schedule(static) reduction(+ : fluid)
+    for (std::size_t c = 0; c < node_kind.size(); ++c) fluid += kernel::path_of(node_kind[c]) != kernel::Solid;
+    out.fluid_nodes = fluid;
     return out;
 }
 
@@ -42,24 +45,33 @@ public:
         tiled_ = box_;
         tiled_.tiles = &tables_;
         cells_ = tiled_.cells();
-        // The box node of each cell (-1: the absent tile, tile parts beyond the box).
+        // The box node of each cell (-1: the absent tile, tile parts beyond the box),
+        // tile by tile from the tiles' origins (cell = 64 tile + its place in the tile).
         to_box_.assign(std::size_t(cells_), -1);
-        for (int z = 0; z < box_.n[2]; ++z)
-            for (int y = 0; y < box_.n[1]; ++y)
-                for (int x = 0; x < box_.n[0]; ++x)
-                    if (tiled_.holds(x, y, z)) to_box_[std::size_t(tiled_.index(x, y, z))] = box_.index(x, y, z);
         EngineSetup inner = s;
         inner.storage = storage::Storage::Sparse;
         inner.grid = tiled_;
         inner.node_kind.assign(std::size_t(cells_), boundary::Solid);
-        for (index_t c = 0; c < cells_; ++c)
-            if (to_box_[std::size_t(c)] >= 0) inner.node_kind[std::size_t(c)] = s.node_kind[std::size_t(to_box_[std::size_t(c)])];
+        const int t0 = tables_.t[0], t1 = tables_.t[1];
+#pragma omp parallel for schedule(static)
+        for (std::int64_t tile = 0; tile < tables_.stored_tiles(); ++tile) {
+            const std::int32_t k = tables_.origin[std::size_t(tile)];
+            const int base[3] = {4 * (k % t0), 4 * ((k / t0) % t1), 4 * (k / (t0 * t1))};
+            for (int l = 0; l < storage::TiledBox::tile_cells; ++l) {
+                const int x = base[0] + (l & 3), y = base[1] + ((l >> 2) & 3), z = base[2] + (l >> 4);
+                if (x >= box_.n[0] || y >= box_.n[1] || z >= box_.n[2]) continue;
+                const auto c = std::size_t(tile * storage::TiledBox::tile_cells + l);
+                to_box_[c] = box_.index(x, y, z);
+                inner.node_kind[c] = s.node_kind[std::size_t(to_box_[c])];
+            }
+        }
         for (auto& list : inner.force_links)
             for (auto& link : list) link.cell = cell_of(link.cell);
         for (auto& link : inner.wall_links) {
             link.cell = cell_of(link.cell);
             if (link.from >= 0) link.from = cell_of(link.from);
         }
+        translate_halo(s, inner);
         count_ = count_of(tables_, s.node_kind);
         inner_ = make(inner);
     }
@@ -137,7 +149,37 @@ public:
                std::int64_t((tables_.map.size() + tables_.origin.size() + tables_.near.size()) * sizeof(std::int32_t));
     }
 
+    const TileCount& count() const { return count_; }
+
 private:
+    /// A rank's halo plan (parallel/halo.hpp) in tile order: the offsets i * box nodes
+    /// + node (a coupled scalar's from `split` on) become i * cells + cell. A plain
+    /// solid node is left out of the lists: its populations are never read (links
+    /// into it bounce back), and it may lie in an absent tile, whose one stored copy
+    /// every absent tile shares. Both ranks leave out the same entries (this rank's
+    /// owned node and the neighbour's ghost are one node of the case, of one kind:
+    /// sim::node_kinds marks both from the case's geometry), so the k-th value sent
+    /// still lands in the k-th slot.
+    void translate_halo(const EngineSetup& s, EngineSetup& inner) const {
+        const index_t split = s.halo.split;
+        inner.halo.split = split / box_cells_ * cells_;
+        const auto translate = [&](std::vector<index_t>& list) {
+            std::vector<index_t> out;
+            out.reserve(list.size());
+            for (const index_t offset : list) {
+                const bool scalar = offset >= split;
+                const index_t at = scalar ? offset - split : offset, node = at % box_cells_, i = at / box_cells_;
+                if (droppable(s.node_kind[std::size_t(node)])) continue;
+                out.push_back((scalar ? inner.halo.split : 0) + i * cells_ + cell_of(node));
+            }
+            list = std::move(out);
+        };
+        for (auto& m : inner.halo.messages) {
+            translate(m.send);
+            translate(m.recv);
+        }
+    }
+
     /// The cell of box node b (the absent tile's, solid, where its tile is not stored).
     index_t cell_of(index_t b) const {
         int p[3];
@@ -197,8 +239,14 @@ private:
 
 TileCount count_tiles(const int (&n)[3], const std::vector<std::uint8_t>& node_kind) {
     const bool periodic[3] = {false, false, false};  // the counts do not depend on it
-    return count_of(storage::TileTables::build(n, periodic, [&](index_t c) { return !droppable(node_kind[std::size_t(c)]); }),
+    return count_of(storage::TileTables::build(n, periodic, [&](index_t c) { return !droppable(node_kind[std::size_t(c)]); },
+                                               false),
                     node_kind);
+}
+
+std::optional<TileCount> tile_count_of(const Engine& engine) {
+    if (const auto* tiled = dynamic_cast<const TiledEngine*>(&engine)) return tiled->count();
+    return std::nullopt;
 }
 
 std::unique_ptr<Engine> make_tiled_engine(const EngineSetup& s, std::unique_ptr<Engine> (*make)(const EngineSetup&)) {

@@ -17,6 +17,7 @@
 // the cost is a host-side reordering when fields are fetched (output, not steps).
 #pragma once
 #include <memory>
+#include <optional>
 
 #include "backend/engine.hpp"
 
@@ -35,5 +36,7 @@ struct TileCount {
     double utilisation() const { return stored > 0 ? double(fluid_nodes) / (64.0 * double(stored)) : 0.0; }
 };
 TileCount count_tiles(const int (&n)[3], const std::vector<std::uint8_t>& node_kind);
+/// The tiles a sparse engine (made by make_tiled_engine) stores; nothing for another engine.
+std::optional<TileCount> tile_count_of(const Engine& engine);
 
 }  // namespace barracuda::backend

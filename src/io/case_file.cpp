@@ -24,6 +24,7 @@
 #include "io/voxel_file.hpp"
 #include "sim/expression.hpp"
 #include "sim/case_check.hpp"
+#include "storage/tiles.hpp"
 
 namespace barracuda::io {
 
@@ -207,6 +208,14 @@ void read_domain(const Section& d, sim::CaseSpec& spec) {
     spec.storage = read_choice(d, "storage", std::array<std::string_view, 3>{"dense", "sparse", "auto"},
                                std::array{sim::StorageChoice::Dense, sim::StorageChoice::Sparse, sim::StorageChoice::Auto})
                        .value_or(spec.storage);
+    if (spec.storage == sim::StorageChoice::Sparse) {
+        const int n[3] = {spec.size[0], spec.size[1], spec.size[2]};
+        if (storage::TileTables::box_tiles_of(n) > storage::TileTables::max_box_tiles)
+            d.fail("size", "holds " + std::to_string(storage::TileTables::box_tiles_of(n)) +
+                               " tiles of 4x4x4 nodes; domain.storage = \"sparse\" numbers at most " +
+                               std::to_string(storage::TileTables::max_box_tiles) +
+                               " (32-bit tile indices): split the box over ranks with dense storage, or coarsen it");
+    }
 }
 
 // [boundary.<face>.sponge]: an absorbing layer in front of an open or outflow face

@@ -20,6 +20,7 @@
 #include "physics/advection_diffusion.hpp"
 #include "sim/expression.hpp"
 #include "sim/wall_links.hpp"
+#include "storage/tiles.hpp"
 
 namespace barracuda::sim {
 
@@ -167,6 +168,7 @@ storage::Storage storage_of(const CaseSpec& spec, const backend::EngineSetup& s,
     request.config.storage = storage::Storage::Sparse;
     request.several_ranks = decomposed;
     if (!backend::refusal(request).empty()) return storage::Storage::Dense;
+    if (storage::TileTables::box_tiles_of(s.grid.n) > storage::TileTables::max_box_tiles) return storage::Storage::Dense;
     const auto count = backend::count_tiles(s.grid.n, s.node_kind);
     return double(count.stored + 1) * 64.0 <= 0.9 * double(s.grid.cells()) ? storage::Storage::Sparse
                                                                             : storage::Storage::Dense;

@@ -251,7 +251,7 @@ struct TiledBox {
     /// bulk cells. No padding: the CPU backend compares cursors bytewise.
     struct Cursor {
         const std::int32_t* map;
-        const std::int32_t* near;  // the cell's tile's 27 neighbours, or null
+        const std::int32_t* near;  // the cell's tile's 27 neighbours (global or shared memory), or null
         int n[3];
         int t[2];
         int base[3];  // the tile's first node
@@ -268,7 +268,8 @@ struct TiledBox {
             BARRACUDA_UNROLL
             for (int a = 0; a < 3; ++a) q[a] = l[a] + sign * L::c(i, a);  // -1 .. 4
             const int k = ((q[0] + 4) >> 2) + 3 * ((q[1] + 4) >> 2) + 9 * ((q[2] + 4) >> 2);
-            return index_t(read(s.near, k)) * tile_cells + (q[0] & 3) + 4 * (q[1] & 3) + 16 * (q[2] & 3);
+            // A plain load: on a GPU, s.near may point into shared memory (backend/cuda's bulk kernel).
+            return index_t(s.near[k]) * tile_cells + (q[0] & 3) + 4 * (q[1] & 3) + 16 * (q[2] & 3);
         }
         int d[3];
         bool inside = true;

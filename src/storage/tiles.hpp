@@ -2,6 +2,7 @@
 // 4 x 4 x 4 tiles of a box are stored and where. Built on the host from the box's
 // node kinds: a tile is stored when one of its nodes inside the box is not solid.
 #pragma once
+#include <algorithm>
 #include <cstdint>
 #include <stdexcept>
 #include <vector>
@@ -22,22 +23,29 @@ struct TileTables {
     /// The tables of a box of n nodes (x fastest) whose node c is stored when
     /// keep(c): a tile is stored when one of its nodes inside the box is kept.
     /// periodic: the box's periodic axes (the neighbour-tile table wraps there).
+    /// neighbours: build the neighbour-tile table (not needed to count tiles).
+    /// Runs on every core (a box of 10^9 nodes: seconds); keep must be safe to call
+    /// from several threads. Tile indices are 32-bit: a box of more than
+    /// max_box_tiles tiles throws std::length_error (sim/ refuses such a case first).
     template <class Keep>
-    static TileTables build(const int (&n)[3], const bool (&periodic)[3], Keep&& keep) {
+    static TileTables build(const int (&n)[3], const bool (&periodic)[3], Keep&& keep, bool neighbours = true) {
         TileTables out;
         index_t box_tiles = 1;
         for (int a = 0; a < 3; ++a) {
             out.t[a] = (n[a] + TiledBox::edge - 1) / TiledBox::edge;
             box_tiles *= out.t[a];
         }
-        if (box_tiles >= index_t(INT32_MAX) / TiledBox::tile_cells)
+        if (box_tiles > max_box_tiles)
             throw std::length_error("sparse storage: the box has too many tiles for 32-bit tile indices");
         std::vector<char> any(std::size_t(box_tiles), 0);
-        for (int z = 0; z < n[2]; ++z)
-            for (int y = 0; y < n[1]; ++y)
-                for (int x = 0; x < n[0]; ++x)
-                    if (keep(x + index_t(n[0]) * (y + index_t(n[1]) * z)))
-                        any[std::size_t((x >> 2) + index_t(out.t[0]) * ((y >> 2) + index_t(out.t[1]) * (z >> 2)))] = 1;
+        // One layer of tiles along z per iteration: its tiles' flags are its own.
+#pragma omp parallel for schedule(dynamic, 1)
+        for (int tz = 0; tz < out.t[2]; ++tz)
+            for (int z = TiledBox::edge * tz; z < std::min(TiledBox::edge * (tz + 1), n[2]); ++z)
+                for (int y = 0; y < n[1]; ++y)
+                    for (int x = 0; x < n[0]; ++x)
+                        if (keep(x + index_t(n[0]) * (y + index_t(n[1]) * z)))
+                            any[std::size_t((x >> 2) + index_t(out.t[0]) * ((y >> 2) + index_t(out.t[1]) * tz))] = 1;
         out.map.assign(std::size_t(box_tiles), 0);
         for (index_t k = 0; k < box_tiles; ++k)
             if (any[std::size_t(k)]) {
@@ -50,8 +58,9 @@ struct TileTables {
             if (!any[std::size_t(k)]) out.map[std::size_t(k)] = out.absent;
         bool aligned = true;
         for (int a = 0; a < 3; ++a) aligned = aligned && (!periodic[a] || n[a] % TiledBox::edge == 0);
-        if (aligned) {
+        if (aligned && neighbours) {
             out.near.assign(std::size_t(out.origin.size()) * 27, out.absent);
+#pragma omp parallel for schedule(static)
             for (std::int32_t s = 0; s < out.absent; ++s) {
                 const std::int32_t k = out.origin[std::size_t(s)];
                 const int tile[3] = {k % out.t[0], (k / out.t[0]) % out.t[1], k / (out.t[0] * out.t[1])};
@@ -70,6 +79,15 @@ struct TileTables {
                 }
             }
         }
+        return out;
+    }
+
+    /// The most tiles a box may have: the absent tile's origin is the box's tile count,
+    /// and stored indices and origins are 32-bit (2^31 - 1 tiles: 1.4e11 nodes).
+    static constexpr index_t max_box_tiles = index_t(INT32_MAX);
+    static index_t box_tiles_of(const int (&n)[3]) {
+        index_t out = 1;
+        for (int a = 0; a < 3; ++a) out *= (n[a] + TiledBox::edge - 1) / TiledBox::edge;
         return out;
     }
 

@@ -323,6 +323,34 @@ TEST(Decomposition, D3Q19PeriodicWallsSphere) { expect_identical(box3d("D3Q19", 
 TEST(Decomposition, D3Q15PeriodicWallsSphere) { expect_identical(box3d("D3Q15", "bgk", "fp32"), 30); }
 TEST(Decomposition, D3Q27PeriodicWallsSphere) { expect_identical(box3d("D3Q27", "trt", "fp64"), 30); }
 
+// Sparse storage (issue 22): a random sphere pack between walls, its tiles stored
+// per rank (ghost layers included); the halo lists in tile order leave out solid nodes.
+TEST(Decomposition, D3Q19SparseSpherePack) {
+    expect_identical(R"(
+[model]
+lattice = "D3Q19"
+collision = "trt"
+precision = "fp32"
+viscosity = 0.05
+[domain]
+size = [24, 20, 16]
+periodic = [true, false, true]
+storage = "sparse"
+[boundary.y_min]
+type = "wall"
+[boundary.y_max]
+type = "wall"
+[force]
+body = [1e-5, 0, 0]
+[[obstacle]]
+name = "pack"
+shape = "sphere_pack"
+diameter = 7
+porosity = 0.5
+seed = 3
+)", 30);
+}
+
 // A duct with a velocity inlet and pressure outlet on every split axis' ends.
 TEST(Decomposition, D3Q19OpenFacesDuct) {
     expect_identical(R"(

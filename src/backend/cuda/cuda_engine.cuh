@@ -22,6 +22,10 @@
 
 namespace barracuda::backend::cuda {
 
+#ifndef BARRACUDA_SPARSE_SHARED
+#define BARRACUDA_SPARSE_SHARED 1
+#endif
+
 constexpr int block_size = 256;       // reductions and field output
 constexpr int update_block_size = 128;  // the stream-collide kernels
 constexpr int reduce_blocks = 1024;
@@ -38,9 +42,35 @@ constexpr int reduce_blocks = 1024;
 // No minimum of resident blocks is asked for: capping registers at 64 (8 x 128
 // threads) made the in-place odd-step kernels spill (they hold 19 64-bit
 // destination addresses across the collision).
+//
+// Sparse storage (TiledBox with its neighbour-tile table): a block is two tiles; their
+// 27 neighbour tiles' indices are read into shared memory once, before any thread
+// leaves, and every link's tile is found there (seed 001 Alg. 2). Read from the table
+// in global memory instead, each of a cell's 18 links (D3Q19) cost a load request a
+// warp through L1, twice the requests of a dense kernel (docs/performance.md).
 template <class K>
 __global__ void __launch_bounds__(update_block_size) bulk_kernel(const __grid_constant__ K k, storage::index_t cells) {
     const storage::index_t cell = storage::index_t(blockIdx.x) * blockDim.x + threadIdx.x;
+    if constexpr (std::is_same_v<typename K::Layout, storage::TiledBox> && BARRACUDA_SPARSE_SHARED) {
+        static_assert(update_block_size % storage::TiledBox::tile_cells == 0, "a block holds whole tiles");
+        constexpr int tiles = update_block_size / storage::TiledBox::tile_cells;
+        __shared__ std::int32_t around[27 * tiles];
+        const storage::TiledBox& layout = k.in.layout;
+        if (layout.near && !k.in.faces.has_sponge) {
+            const storage::index_t first = storage::index_t(blockIdx.x) * tiles;  // the block's first tile
+            const storage::index_t stored = cells / storage::TiledBox::tile_cells;
+            for (int j = threadIdx.x; j < 27 * tiles; j += blockDim.x)
+                around[j] = first + j / 27 < stored ? __ldg(layout.near + 27 * first + j) : 0;
+            __syncthreads();
+            if (cell < cells && k.in.node_class[cell] == kernel::Bulk) {
+                const storage::TiledBox::Cursor s{layout.map, around + 27 * (threadIdx.x / storage::TiledBox::tile_cells),
+                                                  {layout.n[0], layout.n[1], layout.n[2]}, {layout.t[0], layout.t[1]},
+                                                  {0, 0, 0}};  // base: read only without the table
+                k.update_bulk_at(cell, s);
+            }
+            return;
+        }
+    }
     if (cell < cells && k.in.node_class[cell] == kernel::Bulk) k.update_bulk(cell);
 }
 
@@ -273,7 +303,10 @@ public:
                 if (host_class_[c] == kernel::Boundary) all.push_back(c);
             if (s.general_boundaries) general = all;
             else kernel::split_boundary_cells<L, Ls, typename Store::layout_type>(s.grid, s.faces, s.thermal.faces, host_class_, reflecting, general);
-            boundary_cells_ = upload(all, "copy boundary cell list");
+            // The whole list only where the heat balance tallies it (8 B a boundary cell:
+            // 1.5 GB in a porous box of 10^9 fluid nodes).
+            has_boundary_ = !all.empty();
+            if constexpr (coupled) boundary_cells_ = upload(all, "copy boundary cell list");
             general_cells_ = upload(general, "copy boundary cell list");
             // The open faces' records apart (their own kernel, beside the general one).
             std::vector<kernel::ReflectingCell> walls, open;
@@ -310,7 +343,7 @@ public:
         // A blocking stream: the synchronous copies on the default stream order with it.
         if (s.halo.messages.empty()) {
             check(cudaStreamCreate(&stream_), "cudaStreamCreate");
-            if (boundary_cells_.size() > 0) {
+            if (has_boundary_) {
                 // The boundary cells' kernels run beside the bulk kernel (launch_update), on
                 // high-priority streams: their blocks are then placed first and run in the
                 // shadow of the bulk kernel's, instead of after them.
@@ -865,7 +898,7 @@ private:
     template <class K>
     void launch_update(const K& k) {
         const auto b = unsigned((cells_ + update_block_size - 1) / update_block_size);
-        const bool side = boundary_cells_.size() > 0;
+        const bool side = has_boundary_;
         if (side) {
             check(cudaEventRecord(fork_, stream_), "cudaEventRecord");
             for (int j = 0; j < 2; ++j) check(cudaStreamWaitEvent(side_[j], fork_, 0), "cudaStreamWaitEvent");
@@ -993,7 +1026,8 @@ private:
     DeviceArray<S> ga_, gb_;  // a coupled scalar's populations, as a_ and b_
     DeviceArray<std::uint8_t> class_;
     DeviceArray<std::int32_t> tile_map_, tile_origin_, tile_near_;  // sparse storage (storage/tiles.hpp)
-    DeviceArray<storage::index_t> boundary_cells_;  // cells of class Boundary (the heat balance's tally)
+    bool has_boundary_ = false;                     // cells of class Boundary exist
+    DeviceArray<storage::index_t> boundary_cells_;  // their list, with a coupled scalar (the heat balance's tally)
     DeviceArray<storage::index_t> general_cells_;   // those the general path updates (boundary_kernel)
     DeviceArray<kernel::ReflectingCell> reflecting_cells_;  // and the others (reflecting_kernel): walls,
     DeviceArray<kernel::ReflectingCell> open_cells_;        // and open faces' nodes
