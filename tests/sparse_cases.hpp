@@ -50,4 +50,17 @@ inline sim::CaseSpec with_storage(std::string text, const char* storage) {
     return io::parse_case_string(text);
 }
 
+/// The duct with a coupled temperature (D3Q7, TRT flow): an inflow temperature, a
+/// cooled wall and a heated sphere (anti-bounce-back) in place of the interpolated one.
+inline std::string heated_duct_case(const std::string& streaming, int steps) {
+    std::string text = duct_case("lattice = \"D3Q19\"\ncollision = \"trt\"\nstreaming = \"" + streaming + "\"", steps);
+    text.replace(text.find("[boundary.x_max]"), 0, "temperature = 0.5\n");  // x_min's inflow
+    text.replace(text.find("[[obstacle]]\nname = \"ball\""), 0,
+                 "[boundary.y_max]\ntype = \"wall\"\ntemperature = -0.5\n"
+                 "[thermal]\nlattice = \"D3Q7\"\nprandtl = 0.71\nexpansion = 0.01\ngravity = [0, -0.001, 0]\n");
+    const std::string interpolated = "bounce_back = \"interpolated\"\n";
+    text.replace(text.find(interpolated), interpolated.size(), "temperature = 1.0\n");
+    return text;
+}
+
 }  // namespace barracuda::test

@@ -9,6 +9,7 @@
 // CPU: the oracle's tolerances (FMA contraction, test_gpu_oracle.cpp).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
@@ -23,7 +24,7 @@ namespace barracuda {
 namespace {
 
 struct Fields {
-    std::vector<double> rho, u;
+    std::vector<double> rho, u, theta;
 };
 
 Fields run(const sim::CaseSpec& spec, sim::BackendChoice backend, int steps) {
@@ -31,6 +32,7 @@ Fields run(const sim::CaseSpec& spec, sim::BackendChoice backend, int steps) {
     s.advance(steps);
     Fields f;
     s.engine().fields(f.rho, f.u);
+    s.engine().scalar_field(f.theta);
     return f;
 }
 
@@ -59,6 +61,8 @@ TEST(GpuSparse, DenseAndSparseAgreeOnTheGpuAndWithTheCpu) {
         {test::duct_case("lattice = \"D3Q19\"\ncollision = \"trt\"\nprecision = \"fp64\"", 0), 1e-12},
         {test::duct_case("lattice = \"D3Q19\"\ncollision = \"regularized\"\nstreaming = \"in-place\"", 0), 2e-5},
         {test::duct_case("lattice = \"D3Q19\"\ncollision = \"mrt\"\nprecision = \"fp16\"\nstreaming = \"in-place\"", 0), 5e-3},
+        {test::heated_duct_case("two-copy", 0), 2e-5},
+        {test::heated_duct_case("in-place", 0), 2e-5},
     };
     for (const auto& c : cases) {
         const auto dense = test::with_storage(c.text, "dense"), sparse = test::with_storage(c.text, "sparse");
@@ -75,10 +79,15 @@ TEST(GpuSparse, DenseAndSparseAgreeOnTheGpuAndWithTheCpu) {
         std::size_t differ = 0;
         for (std::size_t k = 0; k < gd.u.size(); ++k) differ += std::memcmp(&gd.u[k], &gs.u[k], sizeof(double)) != 0;
         for (std::size_t k = 0; k < gd.rho.size(); ++k) differ += std::memcmp(&gd.rho[k], &gs.rho[k], sizeof(double)) != 0;
-        const double err = std::max(max_rel(cs.u, gs.u), max_rel(cs.rho, gs.rho));
+        ASSERT_EQ(gd.theta.size(), gs.theta.size());
+        for (std::size_t k = 0; k < gd.theta.size(); ++k) differ += std::memcmp(&gd.theta[k], &gs.theta[k], sizeof(double)) != 0;
+        const double err = std::max({max_rel(cs.u, gs.u), max_rel(cs.rho, gs.rho), max_rel(cs.theta, gs.theta)});
         std::string label = c.text.substr(8, c.text.find("\nviscosity") - 8);
         for (auto& ch : label) ch = ch == '\n' ? ' ' : ch;
-        label = (c.text.find("[boundary.x_min]") != std::string::npos ? "duct: " : "porous: ") + label;
+        label = (c.text.find("[thermal]") != std::string::npos   ? "heated duct: "
+                 : c.text.find("[boundary.x_min]") != std::string::npos ? "duct: "
+                                                                         : "porous: ") +
+                label;
         std::printf("  %-70s GPU dense vs sparse: %zu values differ; GPU vs CPU sparse %.2e (tol %.0e)\n",
                     label.c_str(), differ, err, c.tolerance);
         // FP16 storage's stochastic rounding draws by cell index, which the layouts number
