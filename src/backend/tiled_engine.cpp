@@ -45,26 +45,13 @@ public:
         tiled_ = box_;
         tiled_.tiles = &tables_;
         cells_ = tiled_.cells();
-        // The box node of each cell (-1: the absent tile, tile parts beyond the box),
-        // tile by tile from the tiles' origins (cell = 64 tile + its place in the tile).
-        to_box_.assign(std::size_t(cells_), -1);
         EngineSetup inner = s;
         inner.storage = storage::Storage::Sparse;
         inner.grid = tiled_;
         inner.node_kind.assign(std::size_t(cells_), boundary::Solid);
-        const int t0 = tables_.t[0], t1 = tables_.t[1];
 #pragma omp parallel for schedule(static)
-        for (std::int64_t tile = 0; tile < tables_.stored_tiles(); ++tile) {
-            const std::int32_t k = tables_.origin[std::size_t(tile)];
-            const int base[3] = {4 * (k % t0), 4 * ((k / t0) % t1), 4 * (k / (t0 * t1))};
-            for (int l = 0; l < storage::TiledBox::tile_cells; ++l) {
-                const int x = base[0] + (l & 3), y = base[1] + ((l >> 2) & 3), z = base[2] + (l >> 4);
-                if (x >= box_.n[0] || y >= box_.n[1] || z >= box_.n[2]) continue;
-                const auto c = std::size_t(tile * storage::TiledBox::tile_cells + l);
-                to_box_[c] = box_.index(x, y, z);
-                inner.node_kind[c] = s.node_kind[std::size_t(to_box_[c])];
-            }
-        }
+        for (index_t c = 0; c < cells_; ++c)
+            if (const index_t b = box_of(c); b >= 0) inner.node_kind[std::size_t(c)] = s.node_kind[std::size_t(b)];
         for (auto& list : inner.force_links)
             for (auto& link : list) link.cell = cell_of(link.cell);
         for (auto& link : inner.wall_links) {
@@ -136,7 +123,7 @@ public:
     }
     Observation observe(double rho_lo, double rho_hi, bool track_change) override {
         Observation o = inner_->observe(rho_lo, rho_hi, track_change);
-        if (o.bad_cell >= 0) o.bad_cell = to_box_[std::size_t(o.bad_cell)];
+        if (o.bad_cell >= 0) o.bad_cell = box_of(o.bad_cell);
         return o;
     }
     std::vector<ForceSum> obstacle_force_sums() override { return inner_->obstacle_force_sums(); }
@@ -186,6 +173,13 @@ private:
         box_.coordinates(b, p);
         return tiled_.index(p[0], p[1], p[2]);
     }
+    /// The box node of cell c, from its tile's origin and its place in the tile; -1 for
+    /// the absent tile's cells and tile parts beyond the box (their positions lie outside).
+    index_t box_of(index_t c) const {
+        int p[3];
+        tiled_.coordinates(c, p);
+        return p[0] < box_.n[0] && p[1] < box_.n[1] && p[2] < box_.n[2] ? box_.index(p[0], p[1], p[2]) : -1;
+    }
     /// Box order -> tile order: `per` values per cell in blocks of `blocks` (the layout
     /// [k * cells + cell] of accumulated sums when blocks > 1); cells of no box node get `fill`.
     std::vector<double> compact(const std::vector<double>& box, int per, double fill, int blocks = 1) const {
@@ -194,7 +188,7 @@ private:
         std::vector<double> out(std::size_t(per) * std::size_t(blocks) * std::size_t(cells_), fill);
         for (int k = 0; k < blocks; ++k)
             for (index_t c = 0; c < cells_; ++c) {
-                const index_t b = to_box_[std::size_t(c)];
+                const index_t b = box_of(c);
                 if (b < 0) continue;
                 for (int j = 0; j < per; ++j)
                     out[std::size_t((k * cells_ + c) * per + j)] = box[std::size_t((k * box_cells_ + b) * per + j)];
@@ -230,7 +224,6 @@ private:
     storage::TileTables tables_;
     storage::Grid tiled_;      // the same box, tiled (points at tables_)
     index_t cells_ = 0;        // the engine's cells: stored tiles and the absent one, 64 each
-    std::vector<index_t> to_box_;
     TileCount count_;
     std::unique_ptr<Engine> inner_;
 };

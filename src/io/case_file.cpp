@@ -210,8 +210,8 @@ void read_domain(const Section& d, sim::CaseSpec& spec) {
                        .value_or(spec.storage);
     if (spec.storage == sim::StorageChoice::Sparse) {
         const int n[3] = {spec.size[0], spec.size[1], spec.size[2]};
-        if (storage::TileTables::box_tiles_of(n) > storage::TileTables::max_box_tiles)
-            d.fail("size", "holds " + std::to_string(storage::TileTables::box_tiles_of(n)) +
+        if (const auto tiles = storage::TileTables::box_tiles_of(n); tiles > storage::TileTables::max_box_tiles)
+            d.fail("size", "holds " + std::to_string(tiles) +
                                " tiles of 4x4x4 nodes; domain.storage = \"sparse\" numbers at most " +
                                std::to_string(storage::TileTables::max_box_tiles) +
                                " (32-bit tile indices): split the box over ranks with dense storage, or coarsen it");
