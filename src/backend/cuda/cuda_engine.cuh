@@ -22,10 +22,6 @@
 
 namespace barracuda::backend::cuda {
 
-#ifndef BARRACUDA_SPARSE_SHARED
-#define BARRACUDA_SPARSE_SHARED 1
-#endif
-
 constexpr int block_size = 256;       // reductions and field output
 constexpr int update_block_size = 128;  // the stream-collide kernels
 constexpr int reduce_blocks = 1024;
@@ -51,7 +47,7 @@ constexpr int reduce_blocks = 1024;
 template <class K>
 __global__ void __launch_bounds__(update_block_size) bulk_kernel(const __grid_constant__ K k, storage::index_t cells) {
     const storage::index_t cell = storage::index_t(blockIdx.x) * blockDim.x + threadIdx.x;
-    if constexpr (std::is_same_v<typename K::Layout, storage::TiledBox> && BARRACUDA_SPARSE_SHARED) {
+    if constexpr (std::is_same_v<typename K::Layout, storage::TiledBox>) {
         static_assert(update_block_size % storage::TiledBox::tile_cells == 0, "a block holds whole tiles");
         constexpr int tiles = update_block_size / storage::TiledBox::tile_cells;
         __shared__ std::int32_t around[27 * tiles];
