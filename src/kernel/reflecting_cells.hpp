@@ -49,6 +49,11 @@ struct ReflectingCell {
     static constexpr int open_mover = 16;
     static constexpr int open_edge = 8;
     BARRACUDA_HD bool open() const { return mover >= open_mover; }
+    /// The record of a cell whose every link streams, flow and scalar (Ls_q links): a
+    /// bulk cell's.
+    BARRACUDA_HD static ReflectingCell streaming(storage::index_t cell, int ls_q) {
+        return {cell, 0, 0, ls_q > 0 ? ~0u >> (32 - 4 * ls_q) : 0u, -1};
+    }
 };
 
 /// The record of the boundary cell at pos, or false when one of its links needs the

@@ -443,10 +443,18 @@ struct StreamCollide {
     /// the walls' records in a kernel of their own without that code (false).
     template <bool Open = true>
     BARRACUDA_HD void update_reflecting(const ReflectingCell& r) const {
-        const index_t cell = r.cell;
         int pos[3];
-        in.layout.position(cell, pos);
-        const auto s = in.layout.cursor(pos);
+        in.layout.position(r.cell, pos);
+        update_reflecting_at<Open>(r, in.layout.cursor(pos), pos);
+    }
+
+    /// update_reflecting with the cell's cursor and position known to the caller (the GPU's
+    /// sparse kernels hold the neighbour tiles in shared memory). A record with no link
+    /// reflected (ReflectingCell::streaming) computes what update_bulk does, bit for bit:
+    /// the GPU runs the bulk cells of a warp that holds records through it.
+    template <bool Open = true>
+    BARRACUDA_HD void update_reflecting_at(const ReflectingCell& r, const Cursor& s, const int (&pos)[3]) const {
+        const index_t cell = r.cell;
         T f[L::Q];
         BARRACUDA_UNROLL
         for (int i = 0; i < L::Q; ++i)

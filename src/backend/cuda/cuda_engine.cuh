@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cstring>
 #include <map>
+#include <stdexcept>
 #include <array>
 #include <cmath>
 #include <vector>
@@ -26,8 +27,9 @@ constexpr int block_size = 256;       // reductions and field output
 constexpr int update_block_size = 128;  // the stream-collide kernels
 constexpr int reduce_blocks = 1024;
 
-// The bulk kernel runs over every cell and updates the bulk ones; the boundary
-// kernel runs over the list of the others. Apart, neither has warps that wait
+// The bulk kernel runs over every cell and updates the bulk ones, except in the
+// warps that hold reflecting cells' records (record_warp_kernel updates those
+// warps whole); the boundary kernel runs over the list of the others. Apart, neither has warps that wait
 // on the other's much longer per-cell path.
 // The boundary kernel also takes a subdomain's border list (the owned cells next
 // to the ghost layers, bulk ones included): on a bulk cell its per-link tests find
@@ -45,8 +47,16 @@ constexpr int reduce_blocks = 1024;
 // in global memory instead, each of a cell's 18 links (D3Q19) cost a load request a
 // warp through L1, twice the requests of a dense kernel (docs/performance.md).
 template <class K>
-__global__ void __launch_bounds__(update_block_size) bulk_kernel(const __grid_constant__ K k, storage::index_t cells) {
+__global__ void __launch_bounds__(update_block_size)
+    bulk_kernel(const __grid_constant__ K k, storage::index_t cells, const std::uint32_t* record_warps) {
     const storage::index_t cell = storage::index_t(blockIdx.x) * blockDim.x + threadIdx.x;
+    // A warp that holds records is record_warp_kernel's, its bulk cells included. The
+    // cell's class and the warp's bit are loaded before any test, side by side (tested one
+    // after the other, the second load would wait for the first).
+    const storage::index_t warp = cell / 32;
+    const std::uint8_t kind = cell < cells ? __ldg(k.in.node_class + cell) : std::uint8_t(kernel::Solid);
+    const std::uint32_t bits = record_warps ? __ldg(record_warps + warp / 32) : 0u;
+    const bool mine = kind == kernel::Bulk && !((bits >> (warp % 32)) & 1u);
     if constexpr (std::is_same_v<typename K::Layout, storage::TiledBox>) {
         static_assert(update_block_size % storage::TiledBox::tile_cells == 0, "a block holds whole tiles");
         constexpr int tiles = update_block_size / storage::TiledBox::tile_cells;
@@ -58,7 +68,7 @@ __global__ void __launch_bounds__(update_block_size) bulk_kernel(const __grid_co
             for (int j = threadIdx.x; j < 27 * tiles; j += blockDim.x)
                 around[j] = first + j / 27 < stored ? __ldg(layout.near + 27 * first + j) : 0;
             __syncthreads();
-            if (cell < cells && k.in.node_class[cell] == kernel::Bulk) {
+            if (mine) {
                 const storage::TiledBox::Cursor s{layout.map, around + 27 * (threadIdx.x / storage::TiledBox::tile_cells),
                                                   {layout.n[0], layout.n[1], layout.n[2]}, {layout.t[0], layout.t[1]},
                                                   {0, 0, 0}};  // base: read only without the table
@@ -67,7 +77,62 @@ __global__ void __launch_bounds__(update_block_size) bulk_kernel(const __grid_co
             return;
         }
     }
-    if (cell < cells && k.in.node_class[cell] == kernel::Bulk) k.update_bulk(cell);
+    if (mine) k.update_bulk(cell);
+}
+
+// A warp's 32 cells of which some have records (kernel/reflecting_cells.hpp): lane j
+// is cell first_cell + j; `lanes` marks the record cells, whose records follow one
+// another from first_record on.
+struct RecordWarp {
+    storage::index_t first_cell;
+    storage::index_t first_record;
+    std::uint32_t lanes;
+};
+
+// The warps that hold reflecting cells' records, whole: the records' cells from their
+// records, the warp's bulk cells as records of streamed links only (the same update,
+// bit for bit), its other cells (general boundary, solid, a subdomain's border) left to
+// their kernels. A warp thus reads and writes 32 neighbouring cells, as the bulk
+// kernel's do: an inlet plane normal to x, updated from a list of its own cells, lies
+// one cell in every row and read 32 sectors for a warp's 32 values of a population
+// (H100, sphere duct: 2 kB of DRAM traffic a cell against 153 B in the bulk kernel;
+// docs/performance.md). Open: warps with open faces' records (their Zou-He, regularized
+// or equilibrium completion); the others run without that code, in fewer registers.
+// Sparse storage: each warp's tile's 27 neighbour-tile entries in shared memory, as in
+// bulk_kernel.
+template <bool Open, class K>
+__global__ void __launch_bounds__(update_block_size)
+    record_warp_kernel(const __grid_constant__ K k, const RecordWarp* warps, storage::index_t count,
+                       const kernel::ReflectingCell* records, storage::index_t cells) {
+    constexpr int per_block = update_block_size / 32;
+    const storage::index_t w = storage::index_t(blockIdx.x) * per_block + threadIdx.x / 32;
+    if (w >= count) return;  // the whole warp
+    const RecordWarp rw = warps[w];
+    const unsigned lane = threadIdx.x % 32;
+    const storage::index_t cell = rw.first_cell + lane;
+    const bool recorded = (rw.lanes >> lane) & 1u;
+    const kernel::ReflectingCell r =
+        recorded ? records[rw.first_record + __popc(rw.lanes & ((1u << lane) - 1u))]
+                 : kernel::ReflectingCell::streaming(cell, K::coupled ? K::Scalar::Q : 0);
+    if constexpr (std::is_same_v<typename K::Layout, storage::TiledBox>) {
+        __shared__ std::int32_t around[27 * per_block];
+        const storage::TiledBox& layout = k.in.layout;
+        if (layout.near && !k.in.faces.has_sponge) {
+            std::int32_t* mine = around + 27 * (threadIdx.x / 32);
+            const storage::index_t tile = rw.first_cell / storage::TiledBox::tile_cells;
+            if (lane < 27) mine[lane] = __ldg(layout.near + 27 * tile + lane);
+            __syncwarp();
+            if (recorded || (cell < cells && k.in.node_class[cell] == kernel::Bulk)) {
+                int pos[3];
+                layout.position(cell, pos);
+                const storage::TiledBox::Cursor s{layout.map, mine, {layout.n[0], layout.n[1], layout.n[2]},
+                                                  {layout.t[0], layout.t[1]}, {0, 0, 0}};  // base: read only without the table
+                k.template update_reflecting_at<Open>(r, s, pos);
+            }
+            return;
+        }
+    }
+    if (recorded || (cell < cells && k.in.node_class[cell] == kernel::Bulk)) k.template update_reflecting<Open>(r);
 }
 
 template <class K>
@@ -75,17 +140,6 @@ __global__ void __launch_bounds__(update_block_size)
     boundary_kernel(const __grid_constant__ K k, const storage::index_t* list, storage::index_t count) {
     const storage::index_t j = storage::index_t(blockIdx.x) * blockDim.x + threadIdx.x;
     if (j < count) k.update_boundary(list[j]);
-}
-
-// The boundary cells whose links stream or bounce back (kernel/reflecting_cells.hpp),
-// from their records: short code, no per-link tests.
-// Open: the open faces' records (their Zou-He, regularized or equilibrium completion);
-// the walls' records run without that code, in fewer registers.
-template <bool Open, class K>
-__global__ void __launch_bounds__(update_block_size)
-    reflecting_kernel(const __grid_constant__ K k, const kernel::ReflectingCell* list, storage::index_t count) {
-    const storage::index_t j = storage::index_t(blockIdx.x) * blockDim.x + threadIdx.x;
-    if (j < count) k.template update_reflecting<Open>(list[j]);
 }
 
 // Halo exchange (parallel/halo.hpp): populations at the plan's offsets into the
@@ -304,11 +358,7 @@ public:
             has_boundary_ = !all.empty();
             if constexpr (coupled) boundary_cells_ = upload(all, "copy boundary cell list");
             general_cells_ = upload(general, "copy boundary cell list");
-            // The open faces' records apart (their own kernel, beside the general one).
-            std::vector<kernel::ReflectingCell> walls, open;
-            for (const auto& r : reflecting) (r.open() ? open : walls).push_back(r);
-            reflecting_cells_ = upload(walls, "copy reflecting cells");
-            open_cells_ = upload(open, "copy open face cells");
+            plan_record_warps(reflecting);
         }
         upload_force_links();
         if (!s.wall_links.empty()) {
@@ -679,7 +729,9 @@ public:
     std::int64_t memory_bytes() const override {
         return backend::memory_bytes<L>(setup_) +
                std::int64_t((boundary_cells_.size() + general_cells_.size()) * sizeof(storage::index_t) +
-                            (reflecting_cells_.size() + open_cells_.size()) * sizeof(kernel::ReflectingCell));
+                            records_.size() * sizeof(kernel::ReflectingCell) +
+                            (open_warps_.size() + wall_warps_.size()) * sizeof(RecordWarp) +
+                            record_warp_bits_.size() * sizeof(std::uint32_t));
     }
 
 private:
@@ -860,7 +912,7 @@ private:
                                   stream_>>>(k, border_cells_.get(), nb);
             // The interior only reads copy a_, which the border kernel does not write.
             const auto b = unsigned((cells_ + update_block_size - 1) / update_block_size);
-            bulk_kernel<<<b, update_block_size, 0, interior_>>>(k, cells_);
+            bulk_kernel<<<b, update_block_size, 0, interior_>>>(k, cells_, record_warp_bits_.get());
             launch_boundary(k, interior_, interior_);
             check(cudaGetLastError(), "stream-collide launch");
             pack_send(b_.get(), gb_.get());
@@ -901,23 +953,49 @@ private:
             launch_boundary(k, side_[0], side_[1]);
             for (int j = 0; j < 2; ++j) check(cudaEventRecord(join_[j], side_[j]), "cudaEventRecord");
         }
-        bulk_kernel<<<b, update_block_size, 0, stream_>>>(k, cells_);
+        bulk_kernel<<<b, update_block_size, 0, stream_>>>(k, cells_, record_warp_bits_.get());
         if (side)
             for (int j = 0; j < 2; ++j) check(cudaStreamWaitEvent(stream_, join_[j], 0), "cudaStreamWaitEvent");
         if constexpr (sizeof(S) == 2) tick_kernel<<<1, 1, 0, stream_>>>(clock_.get());
     }
-    /// The general boundary cells on one stream, the reflecting ones on another.
+    /// The general boundary cells and the warps with open faces' records on one stream,
+    /// the warps with walls' records on another.
     template <class K>
     void launch_boundary(const K& k, cudaStream_t general, cudaStream_t reflecting) {
         if (const auto n = storage::index_t(general_cells_.size()))
             boundary_kernel<<<unsigned((n + update_block_size - 1) / update_block_size), update_block_size, 0,
                               general>>>(k, general_cells_.get(), n);
-        if (const auto n = storage::index_t(open_cells_.size()))
-            reflecting_kernel<true><<<unsigned((n + update_block_size - 1) / update_block_size), update_block_size, 0,
-                                      general>>>(k, open_cells_.get(), n);
-        if (const auto n = storage::index_t(reflecting_cells_.size()))
-            reflecting_kernel<false><<<unsigned((n + update_block_size - 1) / update_block_size), update_block_size, 0,
-                                       reflecting>>>(k, reflecting_cells_.get(), n);
+        constexpr storage::index_t per_block = update_block_size / 32;
+        if (const auto n = storage::index_t(open_warps_.size()))
+            record_warp_kernel<true><<<unsigned((n + per_block - 1) / per_block), update_block_size, 0, general>>>(
+                k, open_warps_.get(), n, records_.get(), cells_);
+        if (const auto n = storage::index_t(wall_warps_.size()))
+            record_warp_kernel<false><<<unsigned((n + per_block - 1) / per_block), update_block_size, 0, reflecting>>>(
+                k, wall_warps_.get(), n, records_.get(), cells_);
+    }
+    /// The warps of 32 cells that hold records (record_warp_kernel), split by whether one
+    /// of them is an open face's, and the bit of each such warp that bulk_kernel skips.
+    /// `records` in index order (kernel::split_boundary_cells).
+    void plan_record_warps(const std::vector<kernel::ReflectingCell>& records) {
+        std::vector<RecordWarp> open, walls;
+        std::vector<std::uint32_t> skip;
+        if (!records.empty()) skip.assign(std::size_t((cells_ + 32 * 32 - 1) / (32 * 32)), 0u);
+        for (std::size_t j = 0; j < records.size();) {
+            const storage::index_t warp = records[j].cell / 32;
+            RecordWarp w{32 * warp, storage::index_t(j), 0u};
+            bool any_open = false;
+            for (; j < records.size() && records[j].cell / 32 == warp; ++j) {
+                if (j > 0 && records[j].cell <= records[j - 1].cell) throw std::logic_error("records out of index order");
+                w.lanes |= 1u << (records[j].cell % 32);
+                any_open = any_open || records[j].open();
+            }
+            (any_open ? open : walls).push_back(w);
+            skip[std::size_t(warp / 32)] |= 1u << (warp % 32);
+        }
+        records_ = upload(records, "copy reflecting cells");
+        open_warps_ = upload(open, "copy record warps");
+        wall_warps_ = upload(walls, "copy record warps");
+        record_warp_bits_ = upload(skip, "copy record warps");
     }
     /// The fields kernel once for the host arrays given (density, velocity, scalar: each
     /// where not null) through `d`, device memory for all of them (1, 3 and 1 values a
@@ -1025,8 +1103,9 @@ private:
     bool has_boundary_ = false;                     // cells of class Boundary exist
     DeviceArray<storage::index_t> boundary_cells_;  // their list, with a coupled scalar (the heat balance's tally)
     DeviceArray<storage::index_t> general_cells_;   // those the general path updates (boundary_kernel)
-    DeviceArray<kernel::ReflectingCell> reflecting_cells_;  // and the others (reflecting_kernel): walls,
-    DeviceArray<kernel::ReflectingCell> open_cells_;        // and open faces' nodes
+    DeviceArray<kernel::ReflectingCell> records_;   // and the others' records, in index order
+    DeviceArray<RecordWarp> open_warps_, wall_warps_;  // the warps that hold them (record_warp_kernel)
+    DeviceArray<std::uint32_t> record_warp_bits_;     // a bit per warp: one of those (bulk_kernel skips it)
     DeviceArray<std::uint32_t> clock_;                // steps since initialisation (stochastic FP16 rounding)
     std::vector<std::uint8_t> host_class_;
     bool odd_ = false, swapped_ = false;
