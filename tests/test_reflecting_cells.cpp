@@ -54,7 +54,7 @@ template <class L, class Ls>
 std::pair<std::size_t, std::size_t> split(const backend::EngineSetup& s) {
     std::vector<kernel::ReflectingCell> reflecting;
     std::vector<storage::index_t> general;
-    kernel::split_boundary_cells<L, Ls>(s.grid, s.faces, s.thermal.faces, kernel::node_classes<L, storage::LayoutOf<L>>(s), reflecting,
+    kernel::split_boundary_cells<L, Ls>(s.grid, s.faces, kernel::node_classes<L, storage::LayoutOf<L>>(s), reflecting,
                                         general);
     return {reflecting.size(), general.size()};
 }
@@ -147,6 +147,39 @@ TEST(ReflectingCells, OpenFaceNodesUpdateAsTheGeneralPath) {
                 EXPECT_LT(general, three_d ? 120u : 12u);
                 expect_same(s, 9);
             }
+}
+
+// The same open faces with a coupled temperature (D3Q7): an inflow temperature given by
+// an expression on the inlet, zero gradient on the pressure outlet (its backflow rule and
+// the renormalised unknowns included), a held wall, a moving lid with a heat flux, the
+// buoyancy. The open faces' nodes take records with the scalar's rows; only the nodes
+// beside the moving lid and plate keep the general path.
+TEST(ReflectingCells, OpenFaceNodesWithATemperatureUpdateAsTheGeneralPath) {
+    for (const char* pattern : {"two-copy", "in-place"})
+        for (const char* method : {"zou_he", "regularized", "equilibrium"}) {
+            SCOPED_TRACE(std::string(pattern) + " " + method);
+            const std::vector<std::string> o = {
+                std::string("model.streaming=\"") + pattern + "\"",
+                std::string("boundary.x_min.method=\"") + method + "\"",
+                std::string("boundary.x_max.method=\"") + method + "\"",
+                "boundary.x_min.velocity=[\"0.04 + 0.001 * sin(t / 3) * y / 12\", 0, 0]",
+                "model.precision=\"fp32\"", "thermal.lattice=\"D3Q7\"", "thermal.prandtl=0.71", "thermal.expansion=0.05",
+                "thermal.gravity=[0, -0.001, 0]", "boundary.x_min.temperature=\"0.5 + 0.05 * z\"",
+                "boundary.y_min.temperature=-0.3", "boundary.y_max.heat_flux=0.001"};
+            const auto s = sim::engine_setup(io::parse_case_string(channel(true), o));
+            const auto [reflecting, general] = split<lattice::D3Q19, lattice::D3Q7>(s);
+            EXPECT_GT(reflecting, 500u);
+            EXPECT_LT(general, 300u);  // beside the moving lid and plate (two movers at a face node)
+            std::vector<kernel::ReflectingCell> records;
+            std::vector<storage::index_t> others;
+            kernel::split_boundary_cells<lattice::D3Q19, lattice::D3Q7>(
+                s.grid, s.faces, kernel::node_classes<lattice::D3Q19, storage::LayoutOf<lattice::D3Q19>>(s), records,
+                others);
+            std::size_t open = 0;
+            for (const auto& r : records) open += r.open() && r.scalar != 0;
+            EXPECT_GT(open, 100u);  // of the 2 x 96 face nodes: the records this test is about
+            expect_same(s, 9);
+        }
 }
 
 }  // namespace

@@ -11,9 +11,11 @@
 // is ~26 k instructions on a GPU; its warps ran it once each, from cold
 // instruction caches, and waited on instruction fetches for 45% of their
 // stalls (Nsight Compute on the H100, seed 004's room: 124 us a step for 90 k
-// boundary cells, beside a bulk kernel of 169 us for 1.66 M cells). The other
-// boundary cells (open faces completed by Zou-He or the equilibrium, outflow,
-// free-slip walls, the scalar's zero-gradient faces) keep the general path.
+// boundary cells, beside a bulk kernel of 169 us for 1.66 M cells). The nodes of
+// open faces completed by Zou-He, the regularized rule or the equilibrium take
+// records too, with the scalar's rules there (inflow value, zero gradient); the
+// other boundary cells (outflow faces, free-slip walls, the edge of two moving
+// faces) keep the general path.
 #pragma once
 #include <algorithm>
 #include <cstdint>
@@ -59,8 +61,8 @@ struct ReflectingCell {
 /// The record of the boundary cell at pos, or false when one of its links needs the
 /// general path. Ls: the coupled scalar's lattice (lattice::NoScalar: none).
 template <class L, class Ls, class Layout>
-bool reflecting_cell(const Layout& layout, const boundary::Parameters& faces, const boundary::ScalarFaces& scalar,
-                     const std::uint8_t* node_class, const int (&pos)[3], ReflectingCell& out) {
+bool reflecting_cell(const Layout& layout, const boundary::Parameters& faces, const std::uint8_t* node_class,
+                     const int (&pos)[3], ReflectingCell& out) {
     static_assert(L::Q <= 32, "one bit per link");
     out = {layout.index(pos[0], pos[1], pos[2]), 0, 0, 0, -1};
     int open = -1;       // the open face whose rule completes unknown links
@@ -97,27 +99,24 @@ bool reflecting_cell(const Layout& layout, const boundary::Parameters& faces, co
     if (open >= 0) {
         // The nodes of a Zou-He, regularized or equilibrium face: the face the node itself
         // completes (not an outflow face), without moving walls or obstacles beside it
-        // (their momentum would need a second mover) and without a scalar (its zero-gradient
-        // and inflow rules need the general path). A node with another bounced-back link
+        // (their momentum would need a second mover). A node with another bounced-back link
         // lies on an edge or beside an obstacle: the equilibrium of its face state.
-        if (out.mover >= 0 || !std::is_same_v<Ls, lattice::NoScalar>) return false;
+        if (out.mover >= 0) return false;
         if (open_face_at(layout, faces, pos) != open) return false;
         const bool edge = other || on_face_edge<L>(layout, open, pos);
         out.moved = 0;
         out.mover = ReflectingCell::open_mover + (edge ? ReflectingCell::open_edge : 0) + open;
-        return true;
     }
     if constexpr (!std::is_same_v<Ls, lattice::NoScalar>) {
+        // The scalar's links: streamed, or the row of their condition (held, flux, adiabatic,
+        // zero gradient: ScalarPart::gather_reflecting applies it).
         static_assert(Ls::Q <= 8, "4 bits per scalar link");
         for (int i = 0; i < Ls::Q; ++i) {
             const LinkSource link = link_source<Ls>(layout, faces, node_class, pos, i);
             unsigned row = ReflectingCell::streamed_row;
             if (link.kind != LinkKind::Streamed) {
                 const bool solid = link.kind == LinkKind::SolidNode;
-                const int number = solid ? moving_obstacle_of(node_class[link.from]) : 0;
-                const boundary::ScalarCondition& c = solid ? scalar.obstacle[number] : scalar.face[link.wall];
-                if (c.rule == boundary::ScalarRule::ZeroGradient) return false;  // solved with the node's velocity
-                row = unsigned(solid ? 6 + number : link.wall);
+                row = unsigned(solid ? 6 + moving_obstacle_of(node_class[link.from]) : link.wall);
             }
             out.scalar |= row << (4 * i);
         }
@@ -133,7 +132,7 @@ bool reflecting_cell(const Layout& layout, const boundary::Parameters& faces, co
 /// cells) and are joined in order: the lists do not depend on the threads.
 template <class L, class Ls, class Layout = storage::LayoutOf<L>>
 void split_boundary_cells(const storage::Grid& g, const boundary::Parameters& faces,
-                          const boundary::ScalarFaces& scalar, const std::vector<std::uint8_t>& node_class,
+                          const std::vector<std::uint8_t>& node_class,
                           std::vector<ReflectingCell>& reflecting, std::vector<storage::index_t>& general) {
     const auto layout = storage::layout_of<Layout>(g);
     const storage::index_t cells = layout.cells(), block = 1 << 16;
@@ -150,7 +149,7 @@ void split_boundary_cells(const storage::Grid& g, const boundary::Parameters& fa
             int pos[3];
             layout.position(c, pos);
             ReflectingCell r;
-            if (reflecting_cell<L, Ls>(layout, faces, scalar, node_class.data(), pos, r)) mine.push_back(r);
+            if (reflecting_cell<L, Ls>(layout, faces, node_class.data(), pos, r)) mine.push_back(r);
             else others.push_back(c);
         }
     }

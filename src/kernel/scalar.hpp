@@ -147,17 +147,52 @@ struct ScalarPart {
     }
 
     /// The scalar of a reflecting cell (kernel/reflecting_cells.hpp): each link streamed or
-    /// completed by its row's rule, as gather_boundary does it.
-    template <class Layout>
+    /// completed by its row's rule, as gather_boundary does it, same arithmetic in the same
+    /// order. velocity(u): the node's velocity, asked for only when a zero-gradient row
+    /// (an open face's) needs it.
+    template <class Layout, class Velocity>
     BARRACUDA_HD void gather_reflecting(index_t cell, const typename Layout::Cursor& s, const int (&pos)[3],
-                                        const int (&n)[3], std::uint32_t rows, T (&g)[Ls::Q]) const {
+                                        const int (&n)[3], std::uint32_t rows, const Velocity& velocity,
+                                        T (&g)[Ls::Q]) const {
+        unsigned unknown = 0;
+        bool have_u = false;
+        T u[3] = {T(0), T(0), T(0)};
         BARRACUDA_UNROLL
         for (int i = 0; i < Ls::Q; ++i) {
             const unsigned row = (rows >> (4 * i)) & 15u;
             const bool streamed = row == ReflectingCell::streamed_row;
             const T v = store.read(streamed ? store.streamed_slot(i, cell, Layout::template neighbour<Ls>(s, cell, i, -1))
                                             : store.reflected_slot(i, cell));
-            g[i] = streamed ? v : bounced(i, int(row), pos, n, v);
+            if (streamed) {
+                g[i] = v;
+                continue;
+            }
+            const boundary::ScalarCondition& c = row >= 6 ? faces.obstacle[row - 6] : faces.face[row];
+            if (c.rule != boundary::ScalarRule::ZeroGradient) {
+                g[i] = bounced(i, int(row), pos, n, v);
+                continue;
+            }
+            if (!have_u) velocity(u), have_u = true;
+            T cu = T(0);
+            BARRACUDA_UNROLL
+            for (int a = 0; a < 3; ++a)
+                if (Ls::c(i, a)) cu += T(Ls::c(i, a)) * u[a];
+            if (cu > T(0)) g[i] = physics::scalar_equilibrium<Ls>(i, T(c.value), u);
+            else g[i] = T(0), unknown |= 1u << i;
+        }
+        if (unknown) {
+            T known = T(0), share = T(0);
+            T e[Ls::Q];
+            BARRACUDA_UNROLL
+            for (int i = 0; i < Ls::Q; ++i) {
+                e[i] = physics::scalar_equilibrium<Ls>(i, T(1), u);
+                if ((unknown >> i) & 1u) share += e[i];
+                else known += g[i];
+            }
+            const T theta = known / (T(1) - share);
+            BARRACUDA_UNROLL
+            for (int i = 0; i < Ls::Q; ++i)
+                if ((unknown >> i) & 1u) g[i] = e[i] * theta;
         }
     }
 

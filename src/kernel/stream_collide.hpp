@@ -470,10 +470,21 @@ struct StreamCollide {
             const boundary::OpenFaceState<T> face_state =
                 boundary::open_face_state<L, Eq>(f, face, in.faces, in.force, in.prescribed(face, pos));
             if (code >= ReflectingCell::open_edge || in.faces.method[face] == boundary::Method::Equilibrium) {
+                // The scalar as update_boundary's: its zero-gradient links with the face state's
+                // velocity, then its collision with it.
+                [[maybe_unused]] T g[Scalar::Q];
+                if constexpr (coupled) {
+                    auto velocity = [&](T(&u)[3]) { u[0] = face_state.u[0], u[1] = face_state.u[1], u[2] = face_state.u[2]; };
+                    scalar.template gather_reflecting<Layout>(cell, s, pos, in.layout.n, r.scalar, velocity, g);
+                }
                 BARRACUDA_UNROLL
                 for (int i = 0; i < L::Q; ++i)
                     f[i] = physics::equilibrium_shifted<L, Eq>(i, face_state.drho, face_state.u);
-                put_reflecting(r, s, f);
+                const std::uint32_t word = put_reflecting(r, s, f);
+                if constexpr (coupled) {
+                    scalar.collision(g, physics::scalar_density<Ls>(g), face_state.u);
+                    scalar.template put_reflecting<Layout>(cell, s, r.scalar, g, word);
+                }
                 return;
             }
             if (in.faces.method[face] == boundary::Method::Regularized)
@@ -485,7 +496,13 @@ struct StreamCollide {
         }
         [[maybe_unused]] T g[Scalar::Q];
         if constexpr (coupled) {
-            scalar.template gather_reflecting<Layout>(cell, s, pos, in.layout.n, r.scalar, g);
+            // The velocity of the gathered (completed) populations before the buoyancy's half
+            // force, as Observer::gather_scalar_boundary gives the general path's scalar.
+            auto velocity = [&](T(&u)[3]) {
+                const auto state = physics::cell_state<L, Eq>(f, in.force);
+                u[0] = state.u[0], u[1] = state.u[1], u[2] = state.u[2];
+            };
+            scalar.template gather_reflecting<Layout>(cell, s, pos, in.layout.n, r.scalar, velocity, g);
             collide_coupled(f, g);
         } else {
             collide(f);

@@ -305,7 +305,7 @@ private:
                 int pos[3];
                 layout.position(c, pos);
                 kernel::ReflectingCell r;
-                if (kernel::reflecting_cell<L, Ls>(layout, setup_.faces, setup_.thermal.faces, class_.data(), pos, r)) {
+                if (kernel::reflecting_cell<L, Ls>(layout, setup_.faces, class_.data(), pos, r)) {
                     reflecting_.push_back(r);
                     continue;
                 }

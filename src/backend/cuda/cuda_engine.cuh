@@ -142,6 +142,19 @@ __global__ void __launch_bounds__(update_block_size)
     if (j < count) k.update_boundary(list[j]);
 }
 
+// FP16 storage: the records alone, 32 to a warp (reflecting_cells.hpp), the bulk cells
+// beside them in bulk_kernel. Its kernels are bound by instruction issue (the rounding),
+// not by memory: the record path's per-link choices on a warp's 31 bulk cells cost more
+// there than the scattered reads of a face plane save (H100: sphere3d 256x96x96 TRT
+// 70.8% of its bulk with the records packed, 65-66% with whole warps; seed 004's room
+// 24.0x against 20.6x real time). Open: as in record_warp_kernel.
+template <bool Open, class K>
+__global__ void __launch_bounds__(update_block_size)
+    reflecting_kernel(const __grid_constant__ K k, const kernel::ReflectingCell* list, storage::index_t count) {
+    const storage::index_t j = storage::index_t(blockIdx.x) * blockDim.x + threadIdx.x;
+    if (j < count) k.template update_reflecting<Open>(list[j]);
+}
+
 // Halo exchange (parallel/halo.hpp): populations at the plan's offsets into the
 // send buffer, and the receive buffer into the ghosts.
 // Offsets from `split` on are a coupled scalar's, in g (parallel::HaloPlan::split).
@@ -352,7 +365,7 @@ public:
             for (std::int64_t c = 0; c < cells_; ++c)
                 if (host_class_[c] == kernel::Boundary) all.push_back(c);
             if (s.general_boundaries) general = all;
-            else kernel::split_boundary_cells<L, Ls, typename Store::layout_type>(s.grid, s.faces, s.thermal.faces, host_class_, reflecting, general);
+            else kernel::split_boundary_cells<L, Ls, typename Store::layout_type>(s.grid, s.faces, host_class_, reflecting, general);
             // The whole list only where the heat balance tallies it (8 B a boundary cell:
             // 1.5 GB in a porous box of 10^9 fluid nodes).
             has_boundary_ = !all.empty();
@@ -396,7 +409,7 @@ public:
                 int least = 0, greatest = 0;
                 check(cudaDeviceGetStreamPriorityRange(&least, &greatest), "cudaDeviceGetStreamPriorityRange");
                 check(cudaEventCreateWithFlags(&fork_, cudaEventDisableTiming), "cudaEventCreate");
-                for (int j = 0; j < 2; ++j) {
+                for (int j = 0; j < sides; ++j) {
                     check(cudaStreamCreateWithPriority(&side_[j], cudaStreamNonBlocking, greatest), "cudaStreamCreate");
                     check(cudaEventCreateWithFlags(&join_[j], cudaEventDisableTiming), "cudaEventCreate");
                 }
@@ -421,7 +434,7 @@ public:
                 if (b) cudaIpcCloseMemHandle(b);
         if (host_send_) cudaFreeHost(host_send_);
         if (host_recv_) cudaFreeHost(host_recv_);
-        for (int j = 0; j < 2; ++j) {
+        for (int j = 0; j < sides; ++j) {
             if (side_[j]) cudaStreamDestroy(side_[j]);
             if (join_[j]) cudaEventDestroy(join_[j]);
         }
@@ -729,7 +742,7 @@ public:
     std::int64_t memory_bytes() const override {
         return backend::memory_bytes<L>(setup_) +
                std::int64_t((boundary_cells_.size() + general_cells_.size()) * sizeof(storage::index_t) +
-                            records_.size() * sizeof(kernel::ReflectingCell) +
+                            (records_.size() + open_records_.size() + wall_records_.size()) * sizeof(kernel::ReflectingCell) +
                             (open_warps_.size() + wall_warps_.size()) * sizeof(RecordWarp) +
                             record_warp_bits_.size() * sizeof(std::uint32_t));
     }
@@ -913,7 +926,7 @@ private:
             // The interior only reads copy a_, which the border kernel does not write.
             const auto b = unsigned((cells_ + update_block_size - 1) / update_block_size);
             bulk_kernel<<<b, update_block_size, 0, interior_>>>(k, cells_, record_warp_bits_.get());
-            launch_boundary(k, interior_, interior_);
+            launch_boundary(k, interior_, interior_, interior_);
             check(cudaGetLastError(), "stream-collide launch");
             pack_send(b_.get(), gb_.get());
             receive_unpack(b_.get(), gb_.get());
@@ -949,25 +962,33 @@ private:
         const bool side = has_boundary_;
         if (side) {
             check(cudaEventRecord(fork_, stream_), "cudaEventRecord");
-            for (int j = 0; j < 2; ++j) check(cudaStreamWaitEvent(side_[j], fork_, 0), "cudaStreamWaitEvent");
-            launch_boundary(k, side_[0], side_[1]);
-            for (int j = 0; j < 2; ++j) check(cudaEventRecord(join_[j], side_[j]), "cudaEventRecord");
+            for (int j = 0; j < sides; ++j) check(cudaStreamWaitEvent(side_[j], fork_, 0), "cudaStreamWaitEvent");
+            launch_boundary(k, side_[0], side_[1], side_[2]);
+            for (int j = 0; j < sides; ++j) check(cudaEventRecord(join_[j], side_[j]), "cudaEventRecord");
         }
         bulk_kernel<<<b, update_block_size, 0, stream_>>>(k, cells_, record_warp_bits_.get());
         if (side)
-            for (int j = 0; j < 2; ++j) check(cudaStreamWaitEvent(stream_, join_[j], 0), "cudaStreamWaitEvent");
+            for (int j = 0; j < sides; ++j) check(cudaStreamWaitEvent(stream_, join_[j], 0), "cudaStreamWaitEvent");
         if constexpr (sizeof(S) == 2) tick_kernel<<<1, 1, 0, stream_>>>(clock_.get());
     }
-    /// The general boundary cells and the warps with open faces' records on one stream,
-    /// the warps with walls' records on another.
+    /// The general boundary cells, the warps with open faces' records and those with
+    /// walls' records, each on a stream of its own: all three run beside the bulk kernel
+    /// (on one stream, a small box's step was the sum of the first two: the general path's
+    /// few long warps, then the open faces' warps; room_heater_window.toml).
     template <class K>
-    void launch_boundary(const K& k, cudaStream_t general, cudaStream_t reflecting) {
+    void launch_boundary(const K& k, cudaStream_t general, cudaStream_t open, cudaStream_t reflecting) {
         if (const auto n = storage::index_t(general_cells_.size()))
             boundary_kernel<<<unsigned((n + update_block_size - 1) / update_block_size), update_block_size, 0,
                               general>>>(k, general_cells_.get(), n);
         constexpr storage::index_t per_block = update_block_size / 32;
+        if (const auto n = storage::index_t(open_records_.size()))
+            reflecting_kernel<true><<<unsigned((n + update_block_size - 1) / update_block_size), update_block_size, 0,
+                                      open>>>(k, open_records_.get(), n);
+        if (const auto n = storage::index_t(wall_records_.size()))
+            reflecting_kernel<false><<<unsigned((n + update_block_size - 1) / update_block_size), update_block_size, 0,
+                                       reflecting>>>(k, wall_records_.get(), n);
         if (const auto n = storage::index_t(open_warps_.size()))
-            record_warp_kernel<true><<<unsigned((n + per_block - 1) / per_block), update_block_size, 0, general>>>(
+            record_warp_kernel<true><<<unsigned((n + per_block - 1) / per_block), update_block_size, 0, open>>>(
                 k, open_warps_.get(), n, records_.get(), cells_);
         if (const auto n = storage::index_t(wall_warps_.size()))
             record_warp_kernel<false><<<unsigned((n + per_block - 1) / per_block), update_block_size, 0, reflecting>>>(
@@ -977,6 +998,13 @@ private:
     /// of them is an open face's, and the bit of each such warp that bulk_kernel skips.
     /// `records` in index order (kernel::split_boundary_cells).
     void plan_record_warps(const std::vector<kernel::ReflectingCell>& records) {
+        if constexpr (!whole_warps) {  // FP16 storage: the records packed (reflecting_kernel)
+            std::vector<kernel::ReflectingCell> open, walls;
+            for (const auto& r : records) (r.open() ? open : walls).push_back(r);
+            open_records_ = upload(open, "copy open face cells");
+            wall_records_ = upload(walls, "copy reflecting cells");
+            return;
+        }
         std::vector<RecordWarp> open, walls;
         std::vector<std::uint32_t> skip;
         if (!records.empty()) skip.assign(std::size_t((cells_ + 32 * 32 - 1) / (32 * 32)), 0u);
@@ -1104,6 +1132,9 @@ private:
     DeviceArray<storage::index_t> boundary_cells_;  // their list, with a coupled scalar (the heat balance's tally)
     DeviceArray<storage::index_t> general_cells_;   // those the general path updates (boundary_kernel)
     DeviceArray<kernel::ReflectingCell> records_;   // and the others' records, in index order
+    /// Whole warps with records in record_warp_kernel, except with FP16 storage (reflecting_kernel).
+    static constexpr bool whole_warps = sizeof(S) != 2;
+    DeviceArray<kernel::ReflectingCell> open_records_, wall_records_;  // FP16 storage: the records packed
     DeviceArray<RecordWarp> open_warps_, wall_warps_;  // the warps that hold them (record_warp_kernel)
     DeviceArray<std::uint32_t> record_warp_bits_;     // a bit per warp: one of those (bulk_kernel skips it)
     DeviceArray<std::uint32_t> clock_;                // steps since initialisation (stochastic FP16 rounding)
@@ -1134,8 +1165,9 @@ private:
     unsigned force_blocks_ = 1;
     Collision collision_;
     cudaStream_t stream_ = nullptr;
-    cudaStream_t side_[2] = {nullptr, nullptr};  // the boundary kernels' (launch_update): general, reflecting
-    cudaEvent_t fork_ = nullptr, join_[2] = {nullptr, nullptr};
+    static constexpr int sides = 3;
+    cudaStream_t side_[sides] = {};  // the boundary kernels' (launch_update): general, open faces', walls'
+    cudaEvent_t fork_ = nullptr, join_[sides] = {};
     cudaGraphExec_t graph_[2] = {nullptr, nullptr};  // one per phase
 };
 
