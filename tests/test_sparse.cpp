@@ -205,7 +205,14 @@ TEST(Sparse, PorousBoxRunsBitForBitAsDense) {
                               "lattice = \"D3Q19\"\ncollision = \"mrt\"\nstreaming = \"in-place\"",
                               "lattice = \"D3Q19\"\ncollision = \"bgk\"\nprecision = \"fp16\"",
                               "lattice = \"D3Q27\"\ncollision = \"regularized\"",
-                              "lattice = \"D3Q15\"\ncollision = \"bgk\"\nstreaming = \"in-place\""}) {
+                              "lattice = \"D3Q15\"\ncollision = \"bgk\"\nstreaming = \"in-place\"",
+                              // Every precision of every 3D lattice that has sparse rows.
+                              "lattice = \"D3Q15\"\ncollision = \"mrt\"\nprecision = \"fp64\"\nstreaming = \"in-place\"",
+                              "lattice = \"D3Q27\"\ncollision = \"trt\"\nprecision = \"fp64\"",
+                              "lattice = \"D3Q27\"\ncollision = \"bgk\"\nprecision = \"fp64\"\nstreaming = \"in-place\"",
+                              "lattice = \"D3Q19\"\ncollision = \"regularized\"\nprecision = \"fp64\"\nstreaming = \"in-place\"",
+                              "lattice = \"D3Q15\"\ncollision = \"bgk\"\nprecision = \"fp16\"\nstreaming = \"in-place\"",
+                              "lattice = \"D3Q27\"\ncollision = \"regularized\"\nprecision = \"fp16\""}) {
         SCOPED_TRACE(model);
         expect_same_dense_and_sparse(porous_case(model, 40), 40);
     }

@@ -94,7 +94,7 @@ fi
 
 if has perf; then
   echo "== registers and spills of the stream-collide kernels"
-  grep -A2 "bulk_kernel\|boundary_kernel\|record_warp_kernel" "$out/build.log" | grep -E "registers|spill" | sort | uniq -c | sort -rn | head -8
+  grep -A2 "bulk_kernel\|boundary_kernel\|record_warp_kernel\|reflecting_kernel" "$out/build.log" | grep -E "registers|spill" | sort | uniq -c | sort -rn | head -8
 fi
 
 if has tests; then
@@ -200,7 +200,7 @@ fi
 if has perf && [ -n "${NCU:-}" ] && command -v ncu >/dev/null; then
   echo "== ncu"
   # shellcheck disable=SC2086  # NCU is a command line
-  ncu --kernel-name regex:"bulk_kernel|boundary_kernel|record_warp_kernel" --launch-skip 40 --launch-count 6 \
+  ncu --kernel-name regex:"bulk_kernel|boundary_kernel|record_warp_kernel|reflecting_kernel" --launch-skip 40 --launch-count 6 \
     --metrics gpu__time_duration.sum,dram__bytes_read.sum,dram__bytes_write.sum,dram__throughput.avg.pct_of_peak_sustained_elapsed,sm__throughput.avg.pct_of_peak_sustained_elapsed,smsp__inst_executed.sum,launch__registers_per_thread,launch__grid_size,sm__warps_active.avg.pct_of_peak_sustained_active \
     $NCU > "$out/ncu.txt" 2>&1
   grep -E "_kernel<|duration|bytes|pct|inst_executed|registers|grid_size" "$out/ncu.txt" | sed "s/  */ /g" | cut -c1-150 | head -70

@@ -1,6 +1,8 @@
 // Boundary cells whose every link either streams or bounces back: beside resting
 // and moving walls, solid nodes (resting or moving obstacles) and velocity faces
-// of the bounce-back method, with the scalar's adiabatic, held or flux rules.
+// of the bounce-back method, with the scalar's adiabatic, held or flux rules; and
+// the nodes of open faces completed by their rule (below), a scalar's zero gradient
+// or inflow value there included.
 // Most boundary cells are of this kind (the walls of a room or a duct, the
 // surface of an obstacle). Their links are classified once, on the host, into a
 // record (ReflectingCell); the update reads the record instead of testing each
@@ -44,7 +46,7 @@ struct ReflectingCell {
     static constexpr unsigned streamed_row = 15;
     static constexpr int obstacle_mover = 8;
     /// mover = open_mover + face: a node of a velocity/pressure face completed by the
-    /// face's rule (Zou-He, regularized or equilibrium; flow only): `reflect` holds its
+    /// face's rule (Zou-He, regularized or equilibrium; a scalar's rows beside): `reflect` holds its
     /// unknown links, read by bounce-back first, and its links to resting walls and solid
     /// nodes. mover = open_mover + open_edge + face: such a node on an edge of the face or
     /// beside an obstacle, which takes the equilibrium of the face state (gather_boundary).

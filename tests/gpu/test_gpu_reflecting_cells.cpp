@@ -1,8 +1,10 @@
-// The reflecting boundary cells on the GPU (reflecting_kernel, kernel/reflecting_cells.hpp)
+// The reflecting boundary cells on the GPU (record_warp_kernel, FP16: reflecting_kernel;
+// kernel/reflecting_cells.hpp)
 // against the CPU oracle, in the small room of tests/support.hpp: every kind of
 // reflecting link (walls held by expressions, flux, moving wall, heater, cold sphere,
-// bounce-back inlet with expressions) beside general cells (Zou-He outlet with an
-// absorbing layer, zero-gradient temperature, free slip). The CPU's reflecting path
+// bounce-back inlet with expressions, the Zou-He outlet with an absorbing layer and a
+// zero-gradient temperature) beside general cells (free slip, the outlet's nodes next
+// to the moving lid). The CPU's reflecting path
 // equals its general path bit for bit (tests/test_reflecting_cells.cpp). Tolerance: the
 // oracle's for FP32 (tests/gpu/test_gpu_oracle.cpp). Skipped without a CUDA GPU.
 #include <gtest/gtest.h>

@@ -981,18 +981,22 @@ private:
             boundary_kernel<<<unsigned((n + update_block_size - 1) / update_block_size), update_block_size, 0,
                               general>>>(k, general_cells_.get(), n);
         constexpr storage::index_t per_block = update_block_size / 32;
-        if (const auto n = storage::index_t(open_records_.size()))
-            reflecting_kernel<true><<<unsigned((n + update_block_size - 1) / update_block_size), update_block_size, 0,
-                                      open>>>(k, open_records_.get(), n);
-        if (const auto n = storage::index_t(wall_records_.size()))
-            reflecting_kernel<false><<<unsigned((n + update_block_size - 1) / update_block_size), update_block_size, 0,
-                                       reflecting>>>(k, wall_records_.get(), n);
-        if (const auto n = storage::index_t(open_warps_.size()))
-            record_warp_kernel<true><<<unsigned((n + per_block - 1) / per_block), update_block_size, 0, open>>>(
-                k, open_warps_.get(), n, records_.get(), cells_);
-        if (const auto n = storage::index_t(wall_warps_.size()))
-            record_warp_kernel<false><<<unsigned((n + per_block - 1) / per_block), update_block_size, 0, reflecting>>>(
-                k, wall_warps_.get(), n, records_.get(), cells_);
+        // One form per storage compiled (if constexpr): each kernel inlines the record path.
+        if constexpr (whole_warps) {
+            if (const auto n = storage::index_t(open_warps_.size()))
+                record_warp_kernel<true><<<unsigned((n + per_block - 1) / per_block), update_block_size, 0, open>>>(
+                    k, open_warps_.get(), n, records_.get(), cells_);
+            if (const auto n = storage::index_t(wall_warps_.size()))
+                record_warp_kernel<false><<<unsigned((n + per_block - 1) / per_block), update_block_size, 0,
+                                            reflecting>>>(k, wall_warps_.get(), n, records_.get(), cells_);
+        } else {
+            if (const auto n = storage::index_t(open_records_.size()))
+                reflecting_kernel<true><<<unsigned((n + update_block_size - 1) / update_block_size), update_block_size,
+                                          0, open>>>(k, open_records_.get(), n);
+            if (const auto n = storage::index_t(wall_records_.size()))
+                reflecting_kernel<false><<<unsigned((n + update_block_size - 1) / update_block_size), update_block_size,
+                                           0, reflecting>>>(k, wall_records_.get(), n);
+        }
     }
     /// The warps of 32 cells that hold records (record_warp_kernel), split by whether one
     /// of them is an open face's, and the bit of each such warp that bulk_kernel skips.
