@@ -96,35 +96,12 @@ struct ScalarPart {
                 case boundary::ScalarRule::Adiabatic:
                 case boundary::ScalarRule::Fixed:
                 case boundary::ScalarRule::Flux: g[i] = bounced(i, row[i], pos, layout.n, back); break;
-                case boundary::ScalarRule::ZeroGradient: {
-                    // Where the flow enters through the face (c_i . u > 0: this population
-                    // travels inwards with it), zero gradient would feed the node its own
-                    // temperature back: the backflow comes in at the face's value instead.
-                    T cu = T(0);
-                    BARRACUDA_UNROLL
-                    for (int a = 0; a < 3; ++a)
-                        if (Ls::c(i, a)) cu += T(Ls::c(i, a)) * u[a];
-                    if (cu > T(0)) g[i] = physics::scalar_equilibrium<Ls>(i, T(c.value), u);
-                    else g[i] = T(0), unknown |= 1u << i;
+                case boundary::ScalarRule::ZeroGradient:
+                    if (zero_gradient_link(i, c, u, g[i])) unknown |= 1u << i;
                     break;
-                }
             }
         }
-        if (unknown) {
-            // theta = known + sum_unknown e_i theta, e_i = g_i^eq / theta.
-            T known = T(0), share = T(0);
-            T e[Ls::Q];
-            BARRACUDA_UNROLL
-            for (int i = 0; i < Ls::Q; ++i) {
-                e[i] = physics::scalar_equilibrium<Ls>(i, T(1), u);
-                if ((unknown >> i) & 1u) share += e[i];
-                else known += g[i];
-            }
-            const T theta = known / (T(1) - share);
-            BARRACUDA_UNROLL
-            for (int i = 0; i < Ls::Q; ++i)
-                if ((unknown >> i) & 1u) g[i] = e[i] * theta;
-        }
+        if (unknown) complete_unknown(unknown, u, g);
         if constexpr (!std::is_same_v<Tally, NoTally>) {
             BARRACUDA_UNROLL
             for (int i = 0; i < Ls::Q; ++i)
@@ -173,27 +150,44 @@ struct ScalarPart {
                 continue;
             }
             if (!have_u) velocity(u), have_u = true;
-            T cu = T(0);
-            BARRACUDA_UNROLL
-            for (int a = 0; a < 3; ++a)
-                if (Ls::c(i, a)) cu += T(Ls::c(i, a)) * u[a];
-            if (cu > T(0)) g[i] = physics::scalar_equilibrium<Ls>(i, T(c.value), u);
-            else g[i] = T(0), unknown |= 1u << i;
+            if (zero_gradient_link(i, c, u, g[i])) unknown |= 1u << i;
         }
-        if (unknown) {
-            T known = T(0), share = T(0);
-            T e[Ls::Q];
-            BARRACUDA_UNROLL
-            for (int i = 0; i < Ls::Q; ++i) {
-                e[i] = physics::scalar_equilibrium<Ls>(i, T(1), u);
-                if ((unknown >> i) & 1u) share += e[i];
-                else known += g[i];
-            }
-            const T theta = known / (T(1) - share);
-            BARRACUDA_UNROLL
-            for (int i = 0; i < Ls::Q; ++i)
-                if ((unknown >> i) & 1u) g[i] = e[i] * theta;
+        if (unknown) complete_unknown(unknown, u, g);
+    }
+
+    /// A link of a zero-gradient condition c at the node's velocity u. Where the flow
+    /// enters through the face (c_i . u > 0: this population travels inwards with it), zero
+    /// gradient would feed the node its own temperature back: the backflow comes in at the
+    /// face's value instead (g_i set). Otherwise the link is unknown (true; g_i = 0), for
+    /// complete_unknown.
+    BARRACUDA_HD static bool zero_gradient_link(int i, const boundary::ScalarCondition& c, const T (&u)[3], T& g) {
+        T cu = T(0);
+        BARRACUDA_UNROLL
+        for (int a = 0; a < 3; ++a)
+            if (Ls::c(i, a)) cu += T(Ls::c(i, a)) * u[a];
+        if (cu > T(0)) {
+            g = physics::scalar_equilibrium<Ls>(i, T(c.value), u);
+            return false;
         }
+        g = T(0);
+        return true;
+    }
+
+    /// The unknown links of zero gradient: theta = known + sum_unknown e_i theta, with
+    /// e_i = g_i^eq(theta = 1, u), so the node keeps the scalar its known links bring.
+    BARRACUDA_HD static void complete_unknown(unsigned unknown, const T (&u)[3], T (&g)[Ls::Q]) {
+        T known = T(0), share = T(0);
+        T e[Ls::Q];
+        BARRACUDA_UNROLL
+        for (int i = 0; i < Ls::Q; ++i) {
+            e[i] = physics::scalar_equilibrium<Ls>(i, T(1), u);
+            if ((unknown >> i) & 1u) share += e[i];
+            else known += g[i];
+        }
+        const T theta = known / (T(1) - share);
+        BARRACUDA_UNROLL
+        for (int i = 0; i < Ls::Q; ++i)
+            if ((unknown >> i) & 1u) g[i] = e[i] * theta;
     }
 
     /// Stores a reflecting cell's scalar: a link whose opposite bounces back has no fluid
