@@ -1,7 +1,8 @@
 # The configuration table (src/configurations.txt) -> the engine units and the
 # registry's table. Each row of the table names a lattice, precision,
 # equilibrium, collision and streaming pattern, and optionally a sixth column,
-# the coupled scalar's lattice (none when absent), and a seventh, the storage of
+# what is coupled to the flow (none when absent; a scalar's lattice, or
+# shan-chen), and a seventh, the storage of
 # the box (dense when absent; sparse: 4x4x4 tiles); a comma-separated list in a
 # column offers each of its values (the row is their product).
 #
@@ -15,7 +16,7 @@ function(barracuda_read_configurations table out_rows out_configs)
   set(map_equilibrium "compressible=Compressible" "incompressible=Incompressible")
   set(map_collision "bgk=BGK" "trt=TRT" "mrt=MRT" "regularized=Regularized" "entropic=Entropic")
   set(map_streaming "two-copy=TwoCopy" "in-place=InPlace")
-  set(map_scalar "none=None" "D2Q4=D2Q4" "D2Q5=D2Q5" "D3Q6=D3Q6" "D3Q7=D3Q7")
+  set(map_scalar "none=None" "D2Q4=D2Q4" "D2Q5=D2Q5" "D3Q6=D3Q6" "D3Q7=D3Q7" "shan-chen=ShanChen")
   set(map_storage "dense=Dense" "sparse=Sparse")
   set(columns lattice precision equilibrium collision streaming scalar storage)
   file(STRINGS "${table}" lines)
@@ -132,7 +133,9 @@ function(barracuda_config_cost config out_cost)
   list(GET f 4 s)
   list(GET f 5 x)
   string(REGEX REPLACE "D[0-9]Q" "" q "${l}")
-  if(NOT x STREQUAL "None")
+  if(x STREQUAL "ShanChen")
+    math(EXPR q "${q} + 1")  # the psi field's pass and neighbours, about one more population's work
+  elseif(NOT x STREQUAL "None")
     string(REGEX REPLACE "D[0-9]Q" "" qx "${x}")
     math(EXPR q "${q} + ${qx}")
   endif()
@@ -212,7 +215,7 @@ function(barracuda_instance maker config out)
   list(GET f 4 s)
   list(GET f 5 x)
   list(GET f 6 st)
-  set(${out} "template std::unique_ptr<Engine> ${maker}<lattice::Kind::${l}, storage::Precision::${p}, physics::EquilibriumKind::${e}, physics::CollisionKind::${c}, storage::Pattern::${s}, lattice::ScalarKind::${x}, storage::Storage::${st}>(const EngineSetup&);\n" PARENT_SCOPE)
+  set(${out} "template std::unique_ptr<Engine> ${maker}<lattice::Kind::${l}, storage::Precision::${p}, physics::EquilibriumKind::${e}, physics::CollisionKind::${c}, storage::Pattern::${s}, lattice::CoupledKind::${x}, storage::Storage::${st}>(const EngineSetup&);\n" PARENT_SCOPE)
 endfunction()
 
 # barracuda_generate_units(<configs> <maker> <budget> <template> <suffix> <dir> <out_sources>)

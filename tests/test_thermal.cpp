@@ -18,10 +18,10 @@
 namespace barracuda {
 namespace {
 
-using lattice::ScalarKind;
+using lattice::CoupledKind;
 using backend::EngineSetup;
 
-EngineSetup thermal_box(lattice::Kind flow, ScalarKind scalar, int nx, int ny, int nz, double tau, double diffusivity,
+EngineSetup thermal_box(lattice::Kind flow, CoupledKind scalar, int nx, int ny, int nz, double tau, double diffusivity,
                         double lambda, storage::Precision precision = storage::Precision::FP64,
                         physics::CollisionKind collision = physics::CollisionKind::TRT) {
     auto s = test::periodic_box(flow, nx, ny, nz, tau, precision, collision);
@@ -49,7 +49,7 @@ void start(backend::Engine& e, const EngineSetup& s, const std::array<double, 3>
 /// Relative L2 error of a Gaussian pulse along x, advected at U and diffused with D
 /// (physical units: box [0, 1), U = 0.5, D = 0.01, sigma_0 = 0.1, t = 0.5), on n cells
 /// along x under diffusive scaling: D_lattice = 0.05 at every n, dt = 5/n^2.
-double pulse_error(lattice::Kind flow, ScalarKind scalar, int n, double lambda) {
+double pulse_error(lattice::Kind flow, CoupledKind scalar, int n, double lambda) {
     const double D = 0.01, U = 0.5, sigma0 = 0.1, t_end = 0.5, D_lat = 0.05;
     const double dx = 1.0 / n, dt = D_lat * dx * dx / D;
     const auto steps = std::int64_t(std::llround(t_end / dt));
@@ -86,10 +86,10 @@ double pulse_error(lattice::Kind flow, ScalarKind scalar, int n, double lambda) 
 TEST(Thermal, GaussianPulseConvergesAtSecondOrderOnEveryScalarLattice) {
     struct Case {
         lattice::Kind flow;
-        ScalarKind scalar;
+        CoupledKind scalar;
     };
-    for (const Case c : {Case{lattice::Kind::D2Q9, ScalarKind::D2Q5}, Case{lattice::Kind::D2Q9, ScalarKind::D2Q4},
-                         Case{lattice::Kind::D3Q19, ScalarKind::D3Q7}, Case{lattice::Kind::D3Q19, ScalarKind::D3Q6}}) {
+    for (const Case c : {Case{lattice::Kind::D2Q9, CoupledKind::D2Q5}, Case{lattice::Kind::D2Q9, CoupledKind::D2Q4},
+                         Case{lattice::Kind::D3Q19, CoupledKind::D3Q7}, Case{lattice::Kind::D3Q19, CoupledKind::D3Q6}}) {
         for (const double lambda : {0.0, 3.0 / 16.0, physics::regularized_lambda}) {  // BGK, TRT, omega+ = 1
             const double e32 = pulse_error(c.flow, c.scalar, 32, lambda);
             const double e64 = pulse_error(c.flow, c.scalar, 64, lambda);
@@ -107,7 +107,7 @@ TEST(Thermal, GaussianPulseConvergesAtSecondOrderOnEveryScalarLattice) {
 }
 
 /// Steady theta(y) between a wall at y_min and one at y_max, fluid at rest, x periodic.
-std::vector<double> steady_profile(ScalarKind scalar, double diffusivity, double lambda,
+std::vector<double> steady_profile(CoupledKind scalar, double diffusivity, double lambda,
                                    boundary::ScalarCondition lo, boundary::ScalarCondition hi, int ny) {
     auto s = thermal_box(lattice::Kind::D2Q9, scalar, 4, ny, 1, 0.8, diffusivity, lambda);
     test::set_faces(s, 1, boundary::FaceType::Wall, boundary::FaceType::Wall);
@@ -131,7 +131,7 @@ std::vector<double> steady_profile(ScalarKind scalar, double diffusivity, double
 // round-off and the remaining transient (1e-9 of the temperature difference).
 TEST(Thermal, ConductionBetweenPlatesIsLinearForAnyRelaxationTime) {
     const int ny = 16;
-    for (const ScalarKind k : {ScalarKind::D2Q5, ScalarKind::D2Q4})
+    for (const CoupledKind k : {CoupledKind::D2Q5, CoupledKind::D2Q4})
         for (const double D : {0.02, 0.3})
             for (const double lambda : {0.0, 3.0 / 16.0}) {
                 const auto th = steady_profile(k, D, lambda, {boundary::ScalarRule::Fixed, 1.0},
@@ -147,7 +147,7 @@ TEST(Thermal, ConductionBetweenPlatesIsLinearForAnyRelaxationTime) {
 TEST(Thermal, HeatFluxWallGivesTheLinearProfile) {
     const int ny = 16;
     const double q = 1e-3;
-    for (const ScalarKind k : {ScalarKind::D2Q5, ScalarKind::D2Q4})
+    for (const CoupledKind k : {CoupledKind::D2Q5, CoupledKind::D2Q4})
         for (const double D : {0.05, 0.2}) {
             const auto th = steady_profile(k, D, 3.0 / 16.0, {boundary::ScalarRule::Flux, q},
                                            {boundary::ScalarRule::Fixed, 0.0}, ny);
@@ -167,7 +167,7 @@ TEST(Thermal, HeatFluxWallGivesTheLinearProfile) {
 TEST(Thermal, LesRaisesTheDiffusivityByTheEddyViscosityOverPrt) {
     const int ny = 8;
     const double U = 0.05, C = 0.4, D = 0.005, prt = 0.85, q = 1e-4;
-    auto s = thermal_box(lattice::Kind::D2Q9, ScalarKind::D2Q5, 4, ny, 1, 0.8, D, 3.0 / 16.0);
+    auto s = thermal_box(lattice::Kind::D2Q9, CoupledKind::D2Q5, 4, ny, 1, 0.8, D, 3.0 / 16.0);
     test::set_faces(s, 1, boundary::FaceType::Wall, boundary::FaceType::MovingWall);
     s.faces.velocity[boundary::YMax][0] = U;
     s.smagorinsky = C;
@@ -194,7 +194,7 @@ TEST(Thermal, LesRaisesTheDiffusivityByTheEddyViscosityOverPrt) {
 // bounces back what left), also with buoyancy stirring the fluid.
 TEST(Thermal, AdiabaticBoxConservesHeatWithBuoyancy) {
     for (const auto pattern : {storage::Pattern::TwoCopy, storage::Pattern::InPlace}) {
-        auto s = thermal_box(lattice::Kind::D3Q19, ScalarKind::D3Q7, 12, 10, 8, 0.6, 0.05, 3.0 / 16.0,
+        auto s = thermal_box(lattice::Kind::D3Q19, CoupledKind::D3Q7, 12, 10, 8, 0.6, 0.05, 3.0 / 16.0,
                              storage::Precision::FP32);
         s.pattern = pattern;
         test::set_faces(s, 1, boundary::FaceType::Wall, boundary::FaceType::Wall);
@@ -214,7 +214,7 @@ TEST(Thermal, AdiabaticBoxConservesHeatWithBuoyancy) {
 // A checkpoint holds both distributions: saving, going on, and restoring into a new
 // engine gives the same fields bit for bit.
 TEST(Thermal, RestoredStateContinuesBitForBit) {
-    auto s = thermal_box(lattice::Kind::D2Q9, ScalarKind::D2Q5, 16, 12, 1, 0.7, 0.05, 3.0 / 16.0);
+    auto s = thermal_box(lattice::Kind::D2Q9, CoupledKind::D2Q5, 16, 12, 1, 0.7, 0.05, 3.0 / 16.0);
     test::set_faces(s, 1, boundary::FaceType::Wall, boundary::FaceType::Wall);
     s.thermal.faces.face[boundary::YMin] = {boundary::ScalarRule::Fixed, 1.0};
     s.thermal.buoyancy[0] = 1e-4;
@@ -233,7 +233,7 @@ TEST(Thermal, RestoredStateContinuesBitForBit) {
     EXPECT_EQ(ua, ub);
     // A flow-only engine refuses the state (its key names the scalar lattice).
     auto flow_only = s;
-    flow_only.scalar = ScalarKind::None;
+    flow_only.scalar = CoupledKind::None;
     auto c = backend::make_cpu_engine(flow_only);
     EXPECT_THROW(c->restore_state(saved), CaseError);
 }

@@ -43,7 +43,7 @@ struct Config {
     physics::CollisionKind collision = physics::CollisionKind::BGK;
     storage::Precision precision = storage::Precision::FP32;
     storage::Pattern pattern = storage::Pattern::TwoCopy;
-    lattice::ScalarKind scalar = lattice::ScalarKind::None;
+    lattice::CoupledKind scalar = lattice::CoupledKind::None;
     double smagorinsky = 0;
     int size = 0;
 };
@@ -81,12 +81,12 @@ physics::CollisionKind collision_of(const std::string& s) {
 storage::Precision precision_of(const std::string& s) {
     return s == "fp64" ? storage::Precision::FP64 : s == "fp16" ? storage::Precision::FP16 : storage::Precision::FP32;
 }
-lattice::ScalarKind scalar_of(const std::string& s) {
-    return s == "D2Q4"   ? lattice::ScalarKind::D2Q4
-           : s == "D2Q5" ? lattice::ScalarKind::D2Q5
-           : s == "D3Q6" ? lattice::ScalarKind::D3Q6
-           : s == "D3Q7" ? lattice::ScalarKind::D3Q7
-                         : lattice::ScalarKind::None;
+lattice::CoupledKind scalar_of(const std::string& s) {
+    return s == "D2Q4"   ? lattice::CoupledKind::D2Q4
+           : s == "D2Q5" ? lattice::CoupledKind::D2Q5
+           : s == "D3Q6" ? lattice::CoupledKind::D3Q6
+           : s == "D3Q7" ? lattice::CoupledKind::D3Q7
+                         : lattice::CoupledKind::None;
 }
 storage::Pattern pattern_of(const std::string& s) {
     return s == "in-place" ? storage::Pattern::InPlace : storage::Pattern::TwoCopy;
@@ -413,7 +413,7 @@ void print_table_row(const Result& r) {
                     format_count(double(r.largest_cells)).c_str());
         if (r.box[0] > 0)
             std::printf("  box %dx%dx%d as [%d, %d, %d]", r.box[0], r.box[1], r.box[2], r.dims[0], r.dims[1], r.dims[2]);
-        if (c.scalar != lattice::ScalarKind::None) std::printf("  + %s", std::string(lattice::name_of(c.scalar)).c_str());
+        if (c.scalar != lattice::CoupledKind::None) std::printf("  + %s", std::string(lattice::name_of(c.scalar)).c_str());
         if (c.smagorinsky > 0) std::printf("  LES C %.2f", c.smagorinsky);
         std::printf("\n");
     }

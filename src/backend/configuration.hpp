@@ -22,7 +22,7 @@ struct Configuration {
     physics::EquilibriumKind equilibrium = physics::EquilibriumKind::Compressible;
     physics::CollisionKind collision = physics::CollisionKind::BGK;
     storage::Pattern pattern = storage::Pattern::TwoCopy;
-    lattice::ScalarKind scalar = lattice::ScalarKind::None;
+    lattice::CoupledKind scalar = lattice::CoupledKind::None;
     storage::Storage storage = storage::Storage::Dense;  // sparse: 4x4x4 tiles (storage/layout.hpp)
 
     friend constexpr bool operator==(const Configuration&, const Configuration&) = default;
@@ -34,7 +34,7 @@ inline std::string name_of(const Configuration& c) {
     std::string s = std::string(lattice::name_of(c.lattice)) + " " + storage::name_of(c.precision) + " " +
                     physics::name_of(c.equilibrium) + " " + physics::name_of(c.collision) + " " +
                     storage::name_of(c.pattern);
-    if (c.scalar != lattice::ScalarKind::None) s += " " + std::string(lattice::name_of(c.scalar));
+    if (c.scalar != lattice::CoupledKind::None) s += " " + std::string(lattice::name_of(c.scalar));
     if (c.storage != storage::Storage::Dense) s += std::string(" ") + storage::name_of(c.storage);
     return s;
 }
@@ -51,7 +51,8 @@ inline constexpr std::array all_collisions{physics::CollisionKind::BGK, physics:
                                            physics::CollisionKind::Entropic};
 inline constexpr std::array all_patterns{storage::Pattern::TwoCopy, storage::Pattern::InPlace};
 inline constexpr std::array all_storages{storage::Storage::Dense, storage::Storage::Sparse};
-inline constexpr std::array all_scalars{lattice::ScalarKind::None, lattice::ScalarKind::D2Q4, lattice::ScalarKind::D2Q5,
-                                        lattice::ScalarKind::D3Q6, lattice::ScalarKind::D3Q7};
+inline constexpr std::array all_scalars{lattice::CoupledKind::None, lattice::CoupledKind::D2Q4, lattice::CoupledKind::D2Q5,
+                                        lattice::CoupledKind::D3Q6, lattice::CoupledKind::D3Q7,
+                                        lattice::CoupledKind::ShanChen};
 
 }  // namespace barracuda::backend

@@ -71,14 +71,14 @@ struct CollisionType<physics::CollisionKind::Entropic, L, Eq, T> {
 /// The types of one configuration. A row of the table that names a combination
 /// the physics does not have fails here, at build time, with the reason.
 template <lattice::Kind K, storage::Precision P, physics::EquilibriumKind E, physics::CollisionKind C,
-          storage::Pattern Pat, lattice::ScalarKind X = lattice::ScalarKind::None,
+          storage::Pattern Pat, lattice::CoupledKind X = lattice::CoupledKind::None,
           storage::Storage St = storage::Storage::Dense>
 struct Configured {
     using Lattice = lattice::Type<K>;
     using Scalar = lattice::ScalarType<X>;  // lattice::NoScalar: flow only
-    static_assert(X == lattice::ScalarKind::None || lattice::dimensions_of(X) == lattice::dimensions_of(K),
+    static_assert(lattice::dimensions_of(X) == 0 || lattice::dimensions_of(X) == lattice::dimensions_of(K),
                   "configuration table: a scalar lattice has the flow lattice's dimensions");
-    static_assert(X == lattice::ScalarKind::None || K != lattice::Kind::D3Q13,
+    static_assert(X == lattice::CoupledKind::None || K != lattice::Kind::D3Q13,
                   "configuration table: D3Q13 has no axis velocities for a scalar's links");
     using S = typename PrecisionTypes<P>::storage_type;
     using T = typename PrecisionTypes<P>::compute_type;
@@ -96,7 +96,7 @@ struct Configured {
 /// The engine Engine<lattice, equilibrium, collision, store, scalar> of one configuration
 /// (each backend's make_cpu / make_cuda, backend/makers.hpp).
 template <template <class, class, class, class, class> class EngineOf, lattice::Kind K, storage::Precision P,
-          physics::EquilibriumKind E, physics::CollisionKind C, storage::Pattern Pat, lattice::ScalarKind Sc,
+          physics::EquilibriumKind E, physics::CollisionKind C, storage::Pattern Pat, lattice::CoupledKind Sc,
           storage::Storage St>
 std::unique_ptr<Engine> make_configured(const EngineSetup& s) {
     using X = Configured<K, P, E, C, Pat, Sc, St>;

@@ -20,6 +20,7 @@
 #include "parallel/halo.hpp"
 #include "physics/collision_mrt.hpp"
 #include "physics/model.hpp"
+#include "physics/shan_chen.hpp"
 #include "storage/grid.hpp"
 #include "storage/pattern.hpp"
 #include "storage/precision.hpp"
@@ -49,8 +50,12 @@ struct EngineSetup {
     physics::ForcingKind forcing = physics::ForcingKind::Guo;
     storage::Precision precision = storage::Precision::FP32;
     storage::Pattern pattern = storage::Pattern::TwoCopy;
-    lattice::ScalarKind scalar = lattice::ScalarKind::None;  // a coupled scalar's lattice (ScalarSetup)
+    lattice::CoupledKind scalar = lattice::CoupledKind::None;  // a coupled scalar's lattice (ScalarSetup), or shan-chen
     ScalarSetup thermal{};
+    /// CoupledKind::ShanChen: the interaction (physics/shan_chen.hpp) and the wetting of
+    /// walls and obstacles by the pseudopotential of wall_density (< 0: neutral walls).
+    physics::ShanChenParameters shan_chen{};
+    double wall_density = -1;
     /// Sparse: the engine stores the 4x4x4 tiles holding a non-solid node
     /// (backend/tiled_engine.hpp); everything else in the setup, and every per-cell
     /// vector the engine takes or gives, stays that of the dense box.

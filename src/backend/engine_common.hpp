@@ -22,7 +22,7 @@ template <class L, class Eq, class Store>
 std::string describe(const char* backend, const EngineSetup& s) {
     std::string d = std::string(backend) + " " + L::name + " " + physics::name_of(s.collision) + " " + Eq::name + " " +
                     storage::name_of(s.precision) + " " + Store::pattern;
-    if (s.scalar != lattice::ScalarKind::None) d += std::string(" + ") + std::string(lattice::name_of(s.scalar));
+    if (s.scalar != lattice::CoupledKind::None) d += std::string(" + ") + std::string(lattice::name_of(s.scalar));
     return d;
 }
 
@@ -31,7 +31,11 @@ std::string describe(const char* backend, const EngineSetup& s) {
 /// populations too.
 template <class L>
 std::int64_t bytes_per_cell_update(const EngineSetup& s) {
-    return storage::bytes_per_cell_update(L::Q + lattice::velocities_of(s.scalar), s.precision);
+    const std::int64_t b = storage::bytes_per_cell_update(L::Q + lattice::velocities_of(s.scalar), s.precision);
+    // Shan-Chen: the macro-field pass reads the populations once more and writes psi, the
+    // stream-collide pass reads psi (its neighbours' from cache); psi in the arithmetic type.
+    const int t = s.precision == storage::Precision::FP64 ? 8 : 4;
+    return s.scalar == lattice::CoupledKind::ShanChen ? b + L::Q * storage::bytes_of(s.precision) + 1 + 2 * t : b;
 }
 
 /// Populations and node classes, plus the force link lists (kernel/momentum_exchange.hpp) and the
@@ -41,8 +45,12 @@ std::int64_t memory_bytes(const EngineSetup& s) {
     std::int64_t links = 0;
     for (const auto& list : s.force_links) links += std::int64_t(list.size() * sizeof(kernel::ForceLink));
     links += std::int64_t(s.wall_links.size() * (sizeof(kernel::WallLink) + sizeof(double)));
-    return s.grid.cells() * storage::memory_bytes_per_cell(L::Q + lattice::velocities_of(s.scalar), s.precision,
-                                                           s.pattern) +
+    const std::int64_t field = s.scalar == lattice::CoupledKind::ShanChen
+                                   ? (s.precision == storage::Precision::FP64 ? 8 : 4)  // psi, per cell
+                                   : 0;
+    return s.grid.cells() * (storage::memory_bytes_per_cell(L::Q + lattice::velocities_of(s.scalar), s.precision,
+                                                            s.pattern) +
+                             field) +
            links;
 }
 
@@ -112,11 +120,25 @@ Part make_scalar_part(const EngineSetup& s, const ScalarStore& store) {
     return p;
 }
 
-/// Whether the kernel's collision takes a force: a body force, or a buoyancy.
+/// The Shan-Chen part of an interacting kernel (kernel/pseudopotential.hpp) from the
+/// setup, over the engine's per-cell field.
+template <class Part, class T>
+Part make_pseudopotential_part(const EngineSetup& s, T* psi) {
+    Part p{};
+    p.psi = psi;
+    p.g = T(s.shan_chen.g);
+    p.parameters = s.shan_chen;
+    const double cs2 = lattice::visit(s.lattice, [](auto l) { return decltype(l)::cs2; });
+    p.psi_wall = s.wall_density < 0 ? T(-1) : T(physics::pseudopotential(s.shan_chen, s.wall_density, cs2));
+    return p;
+}
+
+/// Whether the kernel's collision takes a force: a body force, a buoyancy, or the
+/// Shan-Chen interaction.
 inline bool forced(const EngineSetup& s) {
-    bool any = false;
+    bool any = s.scalar == lattice::CoupledKind::ShanChen;
     for (int a = 0; a < 3; ++a)
-        any = any || s.force[a] != 0 || (s.scalar != lattice::ScalarKind::None && s.thermal.buoyancy[a] != 0);
+        any = any || s.force[a] != 0 || (lattice::is_scalar(s.scalar) && s.thermal.buoyancy[a] != 0);
     return any;
 }
 

@@ -13,11 +13,11 @@
 namespace barracuda::backend {
 
 template <lattice::Kind K, storage::Precision P, physics::EquilibriumKind E, physics::CollisionKind C,
-          storage::Pattern S, lattice::ScalarKind X, storage::Storage St>
+          storage::Pattern S, lattice::CoupledKind X, storage::Storage St>
 std::unique_ptr<Engine> make_cpu(const EngineSetup& s);
 
 template <lattice::Kind K, storage::Precision P, physics::EquilibriumKind E, physics::CollisionKind C,
-          storage::Pattern S, lattice::ScalarKind X, storage::Storage St>
+          storage::Pattern S, lattice::CoupledKind X, storage::Storage St>
 std::unique_ptr<Engine> make_cuda(const EngineSetup& s);
 
 }  // namespace barracuda::backend

@@ -109,7 +109,7 @@ bool reflecting_cell(const Layout& layout, const boundary::Parameters& faces, co
         out.moved = 0;
         out.mover = ReflectingCell::open_mover + (edge ? ReflectingCell::open_edge : 0) + open;
     }
-    if constexpr (!std::is_same_v<Ls, lattice::NoScalar>) {
+    if constexpr (Ls::Q > 0) {  // a scalar lattice (NoScalar and ShanChenField have none)
         // The scalar's links: streamed, or the row of their condition (held, flux, adiabatic,
         // zero gradient: ScalarPart::gather_reflecting applies it).
         static_assert(Ls::Q <= 8, "4 bits per scalar link");

@@ -14,6 +14,7 @@
 #include "boundary/parameters.hpp"
 #include "boundary/scalar_faces.hpp"
 #include "kernel/links.hpp"
+#include "kernel/pseudopotential.hpp"
 #include "kernel/reflecting_cells.hpp"
 #include "lattice/scalar_sets.hpp"
 #include "physics/advection_diffusion.hpp"
@@ -38,6 +39,7 @@ template <class Ls, class Store>
 struct ScalarPart {
     using T = typename Store::compute_type;
     static constexpr bool present = true;
+    static constexpr bool interacting = false;  // no macro-field pass (kernel/pseudopotential.hpp)
     static constexpr int Q = Ls::Q;
 
     Store store;
@@ -241,6 +243,7 @@ struct ScalarPart {
 /// No scalar: a flow-only update carries this empty part.
 struct NoScalarPart {
     static constexpr bool present = false;
+    static constexpr bool interacting = false;
     static constexpr int Q = 1;  // array sizes in code that `if constexpr` removes
     template <int>
     BARRACUDA_HD NoScalarPart fixed() const { return {}; }
@@ -254,6 +257,11 @@ struct ScalarPartOf {
 template <class Store>
 struct ScalarPartOf<lattice::NoScalar, Store> {
     using type = NoScalarPart;
+};
+/// The Shan-Chen interaction (sixth column shan-chen): a field and a force, no populations.
+template <class Store>
+struct ScalarPartOf<lattice::ShanChenField, Store> {
+    using type = PseudopotentialPart<typename Store::lattice_type, typename Store::compute_type>;
 };
 template <class Ls, class Store>
 using ScalarPartFor = typename ScalarPartOf<Ls, Store>::type;

@@ -265,7 +265,30 @@ struct Observer {
     BARRACUDA_HD static void macroscopic_of(const Gather<L, Eq, Store>& in, const Scalar& scalar, index_t cell,
                                             T& rho, T (&u)[3], T& theta) {
         theta = T(0);
-        if constexpr (!coupled) {
+        if constexpr (Scalar::interacting) {
+            // The velocity with the interaction's half force (the field of the coming step:
+            // the engine runs the macro-field pass before it observes).
+            const std::uint8_t k = path_of(in.node_class[cell]);
+            if (k == Solid || k == Ghost) {
+                rho = T(1);
+                u[0] = u[1] = u[2] = T(0);
+                return;
+            }
+            T f[L::Q];
+            boundary::OpenFaceState<T> face_state;
+            int pos[3];
+            in.layout.position(cell, pos);
+            if (in.gather_boundary(cell, pos, f, face_state) == Gathered::EquilibriumFace) {
+                rho = T(1) + face_state.drho;
+                u[0] = face_state.u[0], u[1] = face_state.u[1], u[2] = face_state.u[2];
+                return;
+            }
+            T force[3];
+            scalar.force_boundary(in.layout, in.faces, in.node_class, cell, pos, in.force, force);
+            const auto state = physics::cell_state<L, Eq>(f, force);
+            rho = T(1) + state.drho;
+            u[0] = state.u[0], u[1] = state.u[1], u[2] = state.u[2];
+        } else if constexpr (!coupled) {
             in.macroscopic(cell, rho, u);
         } else {
             const std::uint8_t k = path_of(in.node_class[cell]);
@@ -332,6 +355,10 @@ struct StreamCollide {
     using Cursor = typename Layout::Cursor;
     using Scalar = ScalarPartFor<Ls, Store>;
     static constexpr bool coupled = Scalar::present;
+    // The Shan-Chen interaction (kernel/pseudopotential.hpp): the force of each cell from
+    // its neighbours' field. Its engines run every boundary cell through update_boundary
+    // (a record does not say which of its reflected links cross an open face).
+    static constexpr bool interacting = Scalar::interacting;
     Gather<L, Eq, Store> in;
     Collision collision;
     bool forced;  // a body force or a buoyancy acts
@@ -359,7 +386,7 @@ struct StreamCollide {
                 absorb(f, pos);
                 put_bulk(cell, s, f, g);
             } else {
-                collide(f);
+                collide_bulk(f, cell, s);
                 absorb(f, pos);
                 put_bulk(cell, s, f);
             }
@@ -380,8 +407,20 @@ struct StreamCollide {
             collide_coupled(f, g);
             put_bulk(cell, s, f, g);
         } else {
-            collide(f);
+            collide_bulk(f, cell, s);
             put_bulk(cell, s, f);
+        }
+    }
+
+    /// A bulk cell's collision: with the Shan-Chen interaction, with its force from the
+    /// neighbours' field (the same neighbours the gather pulled from).
+    BARRACUDA_HD void collide_bulk(T (&f)[L::Q], index_t cell, const Cursor& s) const {
+        if constexpr (interacting) {
+            T force[3], u[3];
+            scalar.template force_bulk<Layout>(cell, s, in.force, force);
+            collide(f, force, u);
+        } else {
+            collide(f);
         }
     }
 
@@ -417,8 +456,15 @@ struct StreamCollide {
                 f[i] = physics::equilibrium_shifted<L, Eq>(i, face_state.drho, face_state.u);
             if constexpr (coupled) scalar.collision(g, physics::scalar_density<Ls>(g), face_state.u);
         } else {
-            if constexpr (coupled) collide_coupled(f, g);
-            else collide(f);
+            if constexpr (coupled) {
+                collide_coupled(f, g);
+            } else if constexpr (interacting) {
+                T force[3], u[3];
+                scalar.force_boundary(in.layout, in.faces, in.node_class, cell, pos, in.force, force);
+                collide(f, force, u);
+            } else {
+                collide(f);
+            }
             if (in.faces.has_sponge) absorb(f, pos);
         }
         const std::uint32_t word = in.store.draw(cell);

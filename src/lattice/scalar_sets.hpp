@@ -62,38 +62,48 @@ struct D3Q7 : AxisSet<3, true, 1, 4> {
     static constexpr const char* name = "D3Q7";
 };
 
-/// The scalar lattice of a run: none (flow only) or one of the four sets.
-enum class ScalarKind { None, D2Q4, D2Q5, D3Q6, D3Q7 };
+/// What a run couples to its flow (the configuration table's sixth column): nothing,
+/// a scalar (temperature) on one of the four sets, or the Shan-Chen interaction of
+/// the flow's own density (kernel/pseudopotential.hpp: a per-cell field, no lattice).
+enum class CoupledKind { None, D2Q4, D2Q5, D3Q6, D3Q7, ShanChen };
 
-constexpr std::string_view name_of(ScalarKind k) {
+constexpr std::string_view name_of(CoupledKind k) {
     switch (k) {
-        case ScalarKind::None: return "none";
-        case ScalarKind::D2Q4: return "D2Q4";
-        case ScalarKind::D2Q5: return "D2Q5";
-        case ScalarKind::D3Q6: return "D3Q6";
-        case ScalarKind::D3Q7: return "D3Q7";
+        case CoupledKind::None: return "none";
+        case CoupledKind::D2Q4: return "D2Q4";
+        case CoupledKind::D2Q5: return "D2Q5";
+        case CoupledKind::D3Q6: return "D3Q6";
+        case CoupledKind::D3Q7: return "D3Q7";
+        case CoupledKind::ShanChen: return "shan-chen";
     }
     return "?";
 }
-constexpr int velocities_of(ScalarKind k) {
+constexpr int velocities_of(CoupledKind k) {
     switch (k) {
-        case ScalarKind::D2Q4: return 4;
-        case ScalarKind::D2Q5: return 5;
-        case ScalarKind::D3Q6: return 6;
-        case ScalarKind::D3Q7: return 7;
-        case ScalarKind::None: break;
+        case CoupledKind::D2Q4: return 4;
+        case CoupledKind::D2Q5: return 5;
+        case CoupledKind::D3Q6: return 6;
+        case CoupledKind::D3Q7: return 7;
+        case CoupledKind::None:
+        case CoupledKind::ShanChen: break;
     }
     return 0;
 }
-constexpr int dimensions_of(ScalarKind k) { return k == ScalarKind::D2Q4 || k == ScalarKind::D2Q5 ? 2 : 3; }
+/// A scalar set's dimensions (0 for none and shan-chen, which fit either).
+constexpr int dimensions_of(CoupledKind k) {
+    return k == CoupledKind::D2Q4 || k == CoupledKind::D2Q5 ? 2 : k == CoupledKind::None || k == CoupledKind::ShanChen ? 0 : 3;
+}
+/// Whether the sixth column names a scalar's lattice (a second distribution).
+constexpr bool is_scalar(CoupledKind k) { return velocities_of(k) > 0; }
 /// cs2 of a set, for converting a diffusivity into a relaxation time at the edge.
-constexpr double cs2_of(ScalarKind k) {
+constexpr double cs2_of(CoupledKind k) {
     switch (k) {
-        case ScalarKind::D2Q4: return D2Q4::cs2;
-        case ScalarKind::D2Q5: return D2Q5::cs2;
-        case ScalarKind::D3Q6: return D3Q6::cs2;
-        case ScalarKind::D3Q7: return D3Q7::cs2;
-        case ScalarKind::None: break;
+        case CoupledKind::D2Q4: return D2Q4::cs2;
+        case CoupledKind::D2Q5: return D2Q5::cs2;
+        case CoupledKind::D3Q6: return D3Q6::cs2;
+        case CoupledKind::D3Q7: return D3Q7::cs2;
+        case CoupledKind::None:
+        case CoupledKind::ShanChen: break;
     }
     return 0;
 }
@@ -104,17 +114,24 @@ struct NoScalar {
     static constexpr const char* name = "none";
 };
 
-template <ScalarKind K>
+template <CoupledKind K>
 struct ScalarTypeOf { using type = NoScalar; };
 template <>
-struct ScalarTypeOf<ScalarKind::D2Q4> { using type = D2Q4; };
+struct ScalarTypeOf<CoupledKind::D2Q4> { using type = D2Q4; };
 template <>
-struct ScalarTypeOf<ScalarKind::D2Q5> { using type = D2Q5; };
+struct ScalarTypeOf<CoupledKind::D2Q5> { using type = D2Q5; };
 template <>
-struct ScalarTypeOf<ScalarKind::D3Q6> { using type = D3Q6; };
+struct ScalarTypeOf<CoupledKind::D3Q6> { using type = D3Q6; };
 template <>
-struct ScalarTypeOf<ScalarKind::D3Q7> { using type = D3Q7; };
-template <ScalarKind K>
+struct ScalarTypeOf<CoupledKind::D3Q7> { using type = D3Q7; };
+/// The Shan-Chen interaction: no lattice of its own (kernel/pseudopotential.hpp).
+struct ShanChenField {
+    static constexpr int Q = 0;
+    static constexpr const char* name = "shan-chen";
+};
+template <>
+struct ScalarTypeOf<CoupledKind::ShanChen> { using type = ShanChenField; };
+template <CoupledKind K>
 using ScalarType = typename ScalarTypeOf<K>::type;
 
 }  // namespace barracuda::lattice

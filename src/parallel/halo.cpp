@@ -92,14 +92,15 @@ HaloPlan plan(const Subdomain& s) {
 
 }  // namespace
 
-HaloPlan make_halo_plan(lattice::Kind lattice, const Subdomain& sub, lattice::ScalarKind scalar) {
+HaloPlan make_halo_plan(lattice::Kind lattice, const Subdomain& sub, lattice::CoupledKind scalar) {
     auto out = lattice::visit(lattice, [&](auto lat) { return plan<decltype(lat)>(sub); });
     switch (scalar) {
-        case lattice::ScalarKind::D2Q4: add_scalar<lattice::D2Q4>(out, sub); break;
-        case lattice::ScalarKind::D2Q5: add_scalar<lattice::D2Q5>(out, sub); break;
-        case lattice::ScalarKind::D3Q6: add_scalar<lattice::D3Q6>(out, sub); break;
-        case lattice::ScalarKind::D3Q7: add_scalar<lattice::D3Q7>(out, sub); break;
-        case lattice::ScalarKind::None: break;
+        case lattice::CoupledKind::D2Q4: add_scalar<lattice::D2Q4>(out, sub); break;
+        case lattice::CoupledKind::D2Q5: add_scalar<lattice::D2Q5>(out, sub); break;
+        case lattice::CoupledKind::D3Q6: add_scalar<lattice::D3Q6>(out, sub); break;
+        case lattice::CoupledKind::D3Q7: add_scalar<lattice::D3Q7>(out, sub); break;
+        case lattice::CoupledKind::None:
+        case lattice::CoupledKind::ShanChen: break;  // one rank only (backend::refusal)
     }
     return out;
 }

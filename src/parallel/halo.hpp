@@ -40,6 +40,6 @@ struct HaloPlan {
 /// The flow lattice's plan, with a coupled scalar's populations (lattice/scalar_sets.hpp)
 /// added to the same messages (HaloPlan::split).
 HaloPlan make_halo_plan(lattice::Kind lattice, const Subdomain& sub,
-                        lattice::ScalarKind scalar = lattice::ScalarKind::None);
+                        lattice::CoupledKind scalar = lattice::CoupledKind::None);
 
 }  // namespace barracuda::parallel

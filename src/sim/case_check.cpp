@@ -368,6 +368,39 @@ std::string short_text(double v) {
 }
 
 /// [thermal]: the scalar's relaxation, its coupling and its boundaries.
+// [multiphase] (physics/shan_chen.hpp): the parameters that make a model, and what the
+// model does not combine with yet.
+void check_multiphase(const CaseSpec& spec) {
+    const MultiphaseSpec& m = spec.multiphase;
+    if (!m.enabled) return;
+    const physics::ShanChenParameters& p = m.shan_chen;
+    if (spec.thermal.enabled)
+        fail("[multiphase] with [thermal]: a temperature coupled to a liquid-vapour model is not offered; remove one");
+    if (spec.units.si)
+        fail("[multiphase] with [units]: the Shan-Chen model's parameters are in lattice units; write the case in "
+             "lattice units");
+    if (spec.storage == StorageChoice::Sparse)
+        fail("domain.storage = \"sparse\" with [multiphase]: the psi field is stored dense; remove domain.storage");
+    if (!(std::isfinite(p.g) && p.g != 0)) fail("multiphase.g = " + value_text(p.g) + ": must be a nonzero number");
+    if (p.psi == physics::Pseudopotential::Exponential) {
+        if (!(p.rho0 > 0 && p.rho0 < 1e6)) fail("multiphase.rho0 = " + value_text(p.rho0) + ": must be > 0");
+    } else {
+        if (!(p.g < 0))
+            fail("multiphase.g = " + value_text(p.g) + ": Carnahan-Starling's psi = sqrt(2 (p - rho cs2) / (G cs2)) "
+                 "needs G < 0 (-1: the convention of Yuan & Schaefer 2006)");
+        if (!(p.a > 0)) fail("multiphase.a = " + value_text(p.a) + ": must be > 0");
+        if (!(p.b > 0)) fail("multiphase.b = " + value_text(p.b) + ": must be > 0");
+        if (!(p.r > 0)) fail("multiphase.gas_constant = " + value_text(p.r) + ": must be > 0");
+        if (!(p.temperature > 0))
+            fail("multiphase.temperature = " + value_text(p.temperature) + ": must be > 0 (T_c = " +
+                 value_text(p.critical_temperature()) + " with these a, b, gas_constant)");
+        // eta = b rho / 4 must stay below 1 (the hard-sphere pole of the equation).
+        if (!(spec.initial_density * p.b / 4 < 1) && spec.initial_density_expression.empty())
+            fail("initial.density = " + value_text(spec.initial_density) + ": Carnahan-Starling's equation has its "
+                 "pole at rho = 4 / b = " + value_text(4 / p.b) + "; start below it");
+    }
+}
+
 void check_thermal(const CaseSpec& spec) {
     const ThermalSpec& t = spec.thermal;
     if (!t.enabled) return;
@@ -530,7 +563,9 @@ backend::Request offer_request(const CaseSpec& spec, bool several_ranks) {
     backend::Request r;
     const ModelSpec& m = spec.model;
     r.config = {m.lattice, m.precision, m.equilibrium, m.collision, m.streaming,
-                spec.thermal.enabled ? spec.thermal.lattice : lattice::ScalarKind::None,
+                spec.thermal.enabled      ? spec.thermal.lattice
+                : spec.multiphase.enabled ? lattice::CoupledKind::ShanChen
+                                          : lattice::CoupledKind::None,
                 // "auto" falls back to dense where sparse is not offered (sim::engine_setup)
                 spec.storage == StorageChoice::Sparse ? storage::Storage::Sparse : storage::Storage::Dense};
     r.several_ranks = several_ranks;
@@ -599,6 +634,7 @@ void check_case(const CaseSpec& spec) {
     check_run_output(spec);
     check_forces(spec);
     check_thermal(spec);
+    check_multiphase(spec);
     check_monitors(spec);
 }
 

@@ -15,6 +15,7 @@
 #include "lattice/scalar_sets.hpp"
 #include "lattice/lattice.hpp"
 #include "physics/model.hpp"
+#include "physics/shan_chen.hpp"
 #include "storage/pattern.hpp"
 #include "storage/precision.hpp"
 #include "sim/units.hpp"
@@ -91,7 +92,7 @@ inline constexpr int max_moving_obstacles = boundary::Parameters::max_moving_obs
 /// unit (K or degrees C); theta = T - reference inside. Lattice units otherwise.
 struct ThermalSpec {
     bool enabled = false;
-    lattice::ScalarKind lattice = lattice::ScalarKind::None;  // D3Q7 (3D) or D2Q5 (2D) by default
+    lattice::CoupledKind lattice = lattice::CoupledKind::None;  // D3Q7 (3D) or D2Q5 (2D) by default
     double diffusivity = 0;           // D (thermal.diffusivity, or the viscosity over thermal.prandtl)
     double prandtl = 0;               // given instead of the diffusivity (0: not given)
     /// thermal.collision: "bgk" (default, seed 004's) or "trt". TRT with a fixed Lambda puts
@@ -121,6 +122,22 @@ struct ThermalSpec {
     /// The initial temperature where it is one number (the reference where it is an expression).
     double expression_free_initial() const;
     bool operator==(const ThermalSpec&) const = default;
+};
+
+/// [multiphase]: the single-component Shan-Chen liquid-vapour model (physics/shan_chen.hpp,
+/// seed 003 §2.2.1), lattice units.
+struct MultiphaseSpec {
+    bool enabled = false;
+    physics::ShanChenParameters shan_chen{};
+    /// multiphase.wall_density: the density whose pseudopotential walls and obstacles
+    /// present to the fluid (wetting); not given (< 0): neutral walls (the node's own psi).
+    double wall_density = -1;
+    bool operator==(const MultiphaseSpec& o) const {
+        const auto& a = shan_chen;
+        const auto& b = o.shan_chen;
+        return enabled == o.enabled && wall_density == o.wall_density && a.psi == b.psi && a.g == b.g &&
+               a.rho0 == b.rho0 && a.a == b.a && a.b == b.b && a.r == b.r && a.temperature == b.temperature;
+    }
 };
 
 struct RunSpec {
@@ -202,11 +219,15 @@ struct CaseSpec {
     /// (seed 001; backend/tiled_engine.hpp), or sparse when that needs less memory.
     StorageChoice storage = StorageChoice::Dense;
     double initial_density = 1.0;
+    /// initial.density as an expression of x, y, z (drops, layers: sim/expression.hpp);
+    /// empty: the number.
+    std::string initial_density_expression;
     std::array<double, 3> initial_velocity{0, 0, 0};
     std::array<boundary::FaceSpec, 6> faces{};  // x_min, x_max, y_min, y_max, z_min, z_max
     std::vector<Obstacle> obstacles;
     std::array<double, 3> body_force{0, 0, 0};
     ThermalSpec thermal;
+    MultiphaseSpec multiphase;
     UnitsSpec units;  // [units]: the case was written in SI and converted (sim/units.hpp)
     RunSpec run;
     OutputSpec output;

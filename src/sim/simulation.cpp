@@ -255,7 +255,7 @@ backend::EngineSetup engine_setup(const CaseSpec& spec, const parallel::Subdomai
         s.ghost_lo = sub->ghost_lo;
         s.ghost_hi = sub->ghost_hi;
         s.halo = parallel::make_halo_plan(spec.model.lattice, *sub,
-                                          spec.thermal.enabled ? spec.thermal.lattice : lattice::ScalarKind::None);
+                                          spec.thermal.enabled ? spec.thermal.lattice : lattice::CoupledKind::None);
     }
     if (spec.thermal.enabled) {
         const ThermalSpec& t = spec.thermal;
@@ -267,6 +267,11 @@ backend::EngineSetup engine_setup(const CaseSpec& spec, const parallel::Subdomai
         s.thermal.turbulent_prandtl = t.turbulent_prandtl;
         const auto faces = scalar_faces(spec);  // its obstacle rows were filled above, by number
         for (int f = 0; f < 6; ++f) s.thermal.faces.face[f] = faces.face[f];
+    }
+    if (spec.multiphase.enabled) {
+        s.scalar = lattice::CoupledKind::ShanChen;
+        s.shan_chen = spec.multiphase.shan_chen;
+        s.wall_density = spec.multiphase.wall_density;
     }
     s.tau = spec.model.tau;
     s.trt_magic = spec.model.trt_magic;
@@ -448,6 +453,29 @@ void Simulation::allocate() {
         for (int f = 0; f < 6; ++f) setup.thermal.face_values[std::size_t(f)] = face_temperatures(spec_, sub_, f);
     engine_ = backend_ == BackendChoice::Cuda ? backend::make_cuda_engine(setup) : backend::make_cpu_engine(setup);
     engine_->initialize_uniform(spec_.initial_density, spec_.initial_velocity);
+    if (!spec_.initial_density_expression.empty()) {
+        // rho(x, y, z) at every cell of the local box (drops, layers), at the initial velocity.
+        const Expression e(spec_.initial_density_expression, spec_.size);
+        const auto g = local_grid(spec_, sub_);
+        std::vector<double> rho(std::size_t(g.cells())), u(3 * rho.size());
+        for (std::int64_t c = 0; c < g.cells(); ++c) {
+            int p[3];
+            g.coordinates(c, p);
+            double x[3];
+            for (int a = 0; a < 3; ++a) {
+                x[a] = sub_.global_coordinate(a, p[a]);
+                if (spec_.units.si) x[a] = spec_.units.node_position(x[a]);
+            }
+            const double r = e(x[0], x[1], x[2], 0.0);
+            if (!(std::isfinite(r) && r > 0))
+                throw CaseError("initial.density = \"" + e.text() + "\" is " + value_text(r) + " at (" +
+                                std::to_string(p[0]) + ", " + std::to_string(p[1]) + ", " + std::to_string(p[2]) +
+                                "): must be a number > 0");
+            rho[std::size_t(c)] = r;
+            for (std::size_t a = 0; a < 3; ++a) u[3 * std::size_t(c) + a] = spec_.initial_velocity[a];
+        }
+        engine_->initialize(rho, u);
+    }
     if (spec_.thermal.enabled && !spec_.thermal.initial_expression.empty()) {
         // theta = T(x, y, z) - T_0 at every cell of the local box, in whole-box coordinates.
         const Expression e(spec_.thermal.initial_expression, spec_.size);

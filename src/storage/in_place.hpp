@@ -26,6 +26,7 @@ struct InPlace {
     using storage_type = S;
     using compute_type = T;
     using layout_type = Layout;  // where cells are (storage/layout.hpp)
+    using lattice_type = L;
     static constexpr const char* pattern = "in-place";
     static constexpr int copies = 1;
     static constexpr int E = half_exponent<L>;  // binary16's scale (access.hpp)

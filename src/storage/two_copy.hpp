@@ -25,6 +25,7 @@ struct TwoCopy {
     using storage_type = S;
     using compute_type = T;
     using layout_type = Layout;  // where cells are (storage/layout.hpp)
+    using lattice_type = L;
     static constexpr const char* pattern = "two-copy";
     static constexpr int copies = 2;
     static constexpr int E = half_exponent<L>;  // binary16's scale (access.hpp)

@@ -590,6 +590,31 @@ expect "power without [thermal]" 3 "obstacle[0].power" "only in a case with a [t
 expect "power too large" 3 'obstacle "heater".power' "below 1e9" -- \
     run heater.toml --backend cpu -q --set model.precision=fp64 --set 'obstacle[0].power=1e12'
 
+# --- [multiphase] (docs/case-file.md) -------------------------------------------------
+{
+    sed 's/^tau = 0.8/tau = 1.0\nprecision = "fp64"/' base.toml
+    printf '\n[multiphase]\nmodel = "shan-chen"\n'
+    printf '\n[initial]\ndensity = "(x - 7.5)^2 + (y - 7.5)^2 < 16 ? 1.93 : 0.16"\n'
+} >drop.toml
+expect_runs "base case with [multiphase]" drop.toml pvd
+MP=(run drop.toml --backend cpu -q)
+expect "multiphase model missing" 3 "multiphase.model" "shan-chen" -- "${MP[@]}" --set multiphase.model=free-energy
+expect "unknown pseudopotential" 3 "multiphase.pseudopotential" "carnahan-starling" -- "${MP[@]}" \
+    --set multiphase.pseudopotential=vdw
+expect "rho0 with Carnahan-Starling" 3 "multiphase.rho0" "Carnahan-Starling takes" -- "${MP[@]}" \
+    --set multiphase.pseudopotential=carnahan-starling --set multiphase.rho0=2
+expect "temperature with the exponential form" 3 "multiphase.temperature" "carnahan-starling" -- "${MP[@]}" \
+    --set multiphase.temperature=0.05
+expect "Carnahan-Starling with G > 0" 3 "multiphase.g = 1" "G < 0" -- "${MP[@]}" \
+    --set multiphase.pseudopotential=carnahan-starling --set multiphase.g=1 --set initial.density=0.3
+expect "G of zero" 3 "multiphase.g = 0" "nonzero" -- "${MP[@]}" --set multiphase.g=0
+expect "negative wall density" 3 "multiphase.wall_density" ">= 0" -- "${MP[@]}" --set multiphase.wall_density=-1
+expect "multiphase with thermal" 3 "[multiphase] with [thermal]" -- "${MP[@]}" --set thermal.prandtl=0.71
+expect "multiphase configuration not offered" 3 "multiphase.model" "D2Q9 fp32" "not offered" -- "${MP[@]}" \
+    --set model.precision=fp32
+expect "negative initial density by expression" 3 "initial.density" "must be a number > 0" -- "${MP[@]}" \
+    --set 'initial.density="x - 8"'
+
 # --- [probes] and [average] (docs/case-file.md) -----------------------------------
 expect "probes without points" 3 "probes.points" "give the probes' positions" -- "${RUN[@]}" --set probes.interval=2
 expect "probe outside the box" 3 "probes.points[1]" "outside the box" "[-0.5, 15.5]" -- "${RUN[@]}" \

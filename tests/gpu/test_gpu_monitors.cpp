@@ -89,7 +89,7 @@ TEST(GpuOracle, ProbesAndMeansMatchCpu) {
         }
         const auto spec = io::parse_case_string(text, overrides);
         backend::Configuration c{spec.model.lattice, spec.model.precision, spec.model.equilibrium, spec.model.collision,
-                                 spec.model.streaming, v.thermal ? spec.thermal.lattice : lattice::ScalarKind::None};
+                                 spec.model.streaming, v.thermal ? spec.thermal.lattice : lattice::CoupledKind::None};
         if (!test::gpu_engine_built(c)) continue;
         ++ran;
         Capture cpu, gpu;

@@ -48,7 +48,7 @@ struct Combo {
     storage::Precision precision;
     boundary::Method method;
     storage::Pattern pattern = storage::Pattern::TwoCopy;
-    lattice::ScalarKind scalar = lattice::ScalarKind::None;
+    lattice::CoupledKind scalar = lattice::CoupledKind::None;
     storage::Storage storage = storage::Storage::Dense;
 };
 
@@ -59,14 +59,20 @@ std::string name_of(const Combo& c) {
             : c.method == boundary::Method::Equilibrium ? "equilibrium"
             : c.method == boundary::Method::BounceBack  ? "bounce_back"
                                                         : "regularized") + " " + storage::name_of(c.pattern) +
-           (c.scalar != lattice::ScalarKind::None ? " + " + std::string(lattice::name_of(c.scalar)) : "") +
+           (c.scalar != lattice::CoupledKind::None ? " + " + std::string(lattice::name_of(c.scalar)) : "") +
            (c.storage != storage::Storage::Dense ? " sparse" : "");
 }
 
 backend::EngineSetup setup_for(const Combo& c) {
     auto s = test::every_boundary_channel(c.lattice, c.collision, c.equilibrium, c.precision, c.method, c.pattern);
     s.storage = c.storage;
-    if (c.scalar != lattice::ScalarKind::None) {
+    if (c.scalar == lattice::CoupledKind::ShanChen) {
+        // The interaction at G = -3 (above the critical -4: strong forces, no phase
+        // separation within the steps compared) with wetting walls and obstacle.
+        s.scalar = c.scalar;
+        s.shan_chen.g = -3.0;
+        s.wall_density = 0.7;
+    } else if (c.scalar != lattice::CoupledKind::None) {
         // A coupled temperature with every thermal rule: an inflow temperature, a zero-gradient
         // outlet, a fixed-temperature wall, a heat-flux wall, a fixed-temperature obstacle,
         // and buoyancy.

@@ -28,6 +28,7 @@ class CpuEngine final : public Engine {
     using Gather = kernel::Gather<L, Eq, Store>;
     static constexpr bool two_copy = Store::copies == 2;
     static constexpr bool coupled = Kernel::coupled;
+    static constexpr bool interacting = Kernel::interacting;  // Shan-Chen: a macro-field pass first
     static constexpr int scalar_q = coupled ? Kernel::Scalar::Q : 0;
 
 public:
@@ -42,6 +43,13 @@ public:
           border_(kernel::border_cells(class_)),
           exchanged_(s.wall_links.size()),
           collision_(CollisionFactory<Collision>::make(s)) {
+        if constexpr (interacting) {
+            psi_.assign(std::size_t(cells_), T(0));
+            setup_.general_boundaries = true;  // kernel/stream_collide.hpp: no records
+            if (!s.halo.messages.empty())
+                throw CaseError("multiphase.model = \"shan-chen\" runs on one rank (its psi field has no halo "
+                                "exchange yet); run without mpirun or with one rank");
+        }
         find_runs();
         for (int f = 0; f < 6; ++f) {
             face_values_[f] = s.face_values[f];
@@ -103,6 +111,7 @@ public:
     void step(std::int64_t steps) override {
         for (std::int64_t n = 0; n < steps; ++n) {
             const Kernel k = make_kernel();
+            if constexpr (interacting) macro_pass(k);
             if (send_.empty()) {
                 sweep(k);
             } else if constexpr (two_copy) {
@@ -141,6 +150,7 @@ public:
     std::vector<double> sample(const std::vector<std::int64_t>& cells) override {
         std::vector<double> out(5 * cells.size());
         const Kernel k = make_kernel();
+        if constexpr (interacting) macro_pass(k);
         for (std::size_t j = 0; j < cells.size(); ++j) {
             T r, v[3], th;
             k.macroscopic(cells[j], r, v, th);
@@ -152,6 +162,7 @@ public:
     void accumulate() override {
         if (sums_.empty()) sums_.assign(std::size_t(mean_components) * std::size_t(cells_), 0.0);
         const Kernel k = make_kernel();
+        if constexpr (interacting) macro_pass(k);
         double* s = sums_.data();
         const std::int64_t n = cells_;
 #pragma omp parallel for schedule(static)
@@ -194,6 +205,7 @@ public:
     Observation observe(double lo, double hi, bool track_change) override {
         if (track_change && prev_u_.empty()) prev_u_.assign(3 * cells_, T(0));
         const Kernel k = make_kernel();
+        if constexpr (interacting) macro_pass(k);
         kernel::Partial total = kernel::Partial::identity();
 #pragma omp parallel
         {
@@ -261,6 +273,7 @@ private:
     template <class R>
     void macroscopic_into(R* rho, R* u, R* theta) const {
         const Kernel k = make_kernel();
+        if constexpr (interacting) macro_pass(k);
 #pragma omp parallel for schedule(static)
         for (std::int64_t c = 0; c < cells_; ++c) {
             T r, v[3], th;
@@ -269,6 +282,14 @@ private:
             if (u) u[3 * c] = v[0], u[3 * c + 1] = v[1], u[3 * c + 2] = v[2];
             if (theta) theta[c] = th;
         }
+    }
+
+    /// Shan-Chen's first pass (kernel/pseudopotential.hpp): psi of every fluid cell from the
+    /// populations the coming step gathers. Observers run it too: after a step the field
+    /// is the previous step's.
+    void macro_pass(const Kernel& k) const {
+#pragma omp parallel for schedule(static)
+        for (std::int64_t c = 0; c < cells_; ++c) k.scalar.macro_field(k.in, c);
     }
 
     using Cursor = typename Kernel::Cursor;
@@ -427,6 +448,7 @@ private:
     Kernel make_kernel() const {
         Kernel k{make_gather(), collision_, backend::forced(setup_), setup_.forcing == physics::ForcingKind::Edm};
         if constexpr (coupled) k.scalar = make_scalar_part<typename Kernel::Scalar>(setup_, make_scalar_store());
+        if constexpr (interacting) k.scalar = make_pseudopotential_part<typename Kernel::Scalar>(setup_, psi_.data());
         return k;
     }
 
@@ -444,6 +466,7 @@ private:
     bool odd_ = false;         // in-place: parity of the next step
     std::uint32_t clock_ = 0;  // steps since initialisation (stochastic FP16 rounding)
     std::vector<T> prev_u_;
+    mutable std::vector<T> psi_;  // Shan-Chen's field (macro_pass); what observers recompute
     std::vector<double> exchanged_;  // per wall link: the momentum of its last step (kernel/interpolated_wall.hpp)
     std::array<std::vector<double>, 6> face_values_;  // boundary::Parameters::values
     Collision collision_;
@@ -456,7 +479,7 @@ namespace barracuda::backend {
 /// The CPU engine of one configuration (backend/makers.hpp; the generated units
 /// instantiate it for each row of the configuration table).
 template <lattice::Kind K, storage::Precision P, physics::EquilibriumKind E, physics::CollisionKind C,
-          storage::Pattern S, lattice::ScalarKind X, storage::Storage St>
+          storage::Pattern S, lattice::CoupledKind X, storage::Storage St>
 std::unique_ptr<Engine> make_cpu(const EngineSetup& s) {
     return make_configured<cpu::CpuEngine, K, P, E, C, S, X, St>(s);
 }

@@ -155,6 +155,15 @@ __global__ void __launch_bounds__(update_block_size)
     if (j < count) k.template update_reflecting<Open>(list[j]);
 }
 
+/// Shan-Chen's macro-field pass (kernel/pseudopotential.hpp): psi of every fluid cell from
+/// the populations the coming step gathers. K: the update or the observer (both hold the
+/// gather and the part).
+template <class K>
+__global__ void __launch_bounds__(block_size) macro_field_kernel(const __grid_constant__ K k) {
+    const storage::index_t cell = storage::index_t(blockIdx.x) * blockDim.x + threadIdx.x;
+    if (cell < k.in.layout.cells()) k.scalar.macro_field(k.in, cell);
+}
+
 // Halo exchange (parallel/halo.hpp): populations at the plan's offsets into the
 // send buffer, and the receive buffer into the ghosts.
 // Offsets from `split` on are a coupled scalar's, in g (parallel::HaloPlan::split).
@@ -336,6 +345,7 @@ class CudaEngine final : public Engine {
     using Gather = kernel::Gather<L, Eq, Store>;
     static constexpr bool two_copy = Store::copies == 2;
     static constexpr bool coupled = Kernel::coupled;
+    static constexpr bool interacting = Kernel::interacting;  // Shan-Chen: a macro-field pass first
     static constexpr int scalar_q = coupled ? Kernel::Scalar::Q : 0;
     using ScalarStore = typename Store::template rebind<Ls>;
     static constexpr bool tiled = std::is_same_v<typename Gather::Layout, storage::TiledBox>;
@@ -352,6 +362,7 @@ public:
           clock_(1),
           host_class_(kernel::node_classes<L, typename Store::layout_type>(s)),
           collision_(CollisionFactory<Collision>::make(s)) {
+        if constexpr (interacting) psi_ = DeviceArray<T>(std::size_t(cells_));
         if constexpr (tiled) {  // sparse storage: the tile tables the kernels' layout reads
             const storage::TileTables& t = *s.grid.tiles;
             tile_map_ = upload(t.map, "copy tile map");
@@ -364,7 +375,8 @@ public:
             std::vector<kernel::ReflectingCell> reflecting;
             for (std::int64_t c = 0; c < cells_; ++c)
                 if (host_class_[c] == kernel::Boundary) all.push_back(c);
-            if (s.general_boundaries) general = all;
+            // Shan-Chen: every boundary cell on the general path (kernel/stream_collide.hpp).
+            if (s.general_boundaries || interacting) general = all;
             else kernel::split_boundary_cells<L, Ls, typename Store::layout_type>(s.grid, s.faces, host_class_, reflecting, general);
             // The whole list only where the heat balance tallies it (8 B a boundary cell:
             // 1.5 GB in a porous box of 10^9 fluid nodes).
@@ -959,6 +971,7 @@ private:
     template <class K>
     void launch_update(const K& k) {
         const auto b = unsigned((cells_ + update_block_size - 1) / update_block_size);
+        if constexpr (interacting) macro_field_kernel<<<blocks(), block_size, 0, stream_>>>(k);
         const bool side = has_boundary_;
         if (side) {
             check(cudaEventRecord(fork_, stream_), "cudaEventRecord");
@@ -1105,11 +1118,20 @@ private:
     Kernel make_kernel() const {
         Kernel k{make_gather(), collision_, backend::forced(setup_), setup_.forcing == physics::ForcingKind::Edm};
         if constexpr (coupled) k.scalar = make_scalar_part<typename Kernel::Scalar>(setup_, make_scalar_store());
+        if constexpr (interacting) k.scalar = make_pseudopotential_part<typename Kernel::Scalar>(setup_, psi_.get());
         return k;
     }
+    /// The observer of the state the next step starts from. Shan-Chen: the macro-field pass
+    /// first, on the stream the observing kernel then runs on (after a step the field is the
+    /// previous step's).
     Observer make_observer() const {
         Observer o{make_gather()};
         if constexpr (coupled) o.scalar = make_scalar_part<typename Kernel::Scalar>(setup_, make_scalar_store());
+        if constexpr (interacting) {
+            o.scalar = make_pseudopotential_part<typename Kernel::Scalar>(setup_, psi_.get());
+            macro_field_kernel<<<blocks(), block_size, 0, stream_>>>(o);
+            check(cudaGetLastError(), "macro_field_kernel launch");
+        }
         return o;
     }
     /// The scalar's equilibrium of (theta, u), placed on the host and copied into both copies.
@@ -1145,6 +1167,7 @@ private:
     std::vector<std::uint8_t> host_class_;
     bool odd_ = false, swapped_ = false;
     DeviceArray<T> prev_u_;
+    DeviceArray<T> psi_;  // Shan-Chen's field (macro_field_kernel)
     DeviceArray<double> sums_;  // accumulate()'s running sums
     DeviceArray<T> field_scratch_;  // fields_native()'s, kept between calls
     DeviceArray<kernel::Partial> partials_;
@@ -1182,7 +1205,7 @@ namespace barracuda::backend {
 /// The CUDA engine of one configuration (backend/makers.hpp; the generated units
 /// instantiate it for each row of the configuration table).
 template <lattice::Kind K, storage::Precision P, physics::EquilibriumKind E, physics::CollisionKind C,
-          storage::Pattern S, lattice::ScalarKind X, storage::Storage St>
+          storage::Pattern S, lattice::CoupledKind X, storage::Storage St>
 std::unique_ptr<Engine> make_cuda(const EngineSetup& s) {
     return make_configured<cuda::CudaEngine, K, P, E, C, S, X, St>(s);
 }

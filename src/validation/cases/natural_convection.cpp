@@ -45,7 +45,7 @@ sim::CaseSpec heated_cavity(int n, double rayleigh) {
     }
     sim::ThermalSpec& t = s.thermal;
     t.enabled = true;
-    t.lattice = lattice::ScalarKind::D2Q5;
+    t.lattice = lattice::CoupledKind::D2Q5;
     t.trt = true;  // Lambda = 3/16: the walls' position independent of tau_T
     t.prandtl = prandtl;
     t.diffusivity = nu / prandtl;

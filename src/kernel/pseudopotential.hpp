@@ -1,0 +1,109 @@
+// The Shan-Chen interaction of a single-component liquid-vapour model
+// (physics/shan_chen.hpp) as a part of the fused update (kernel/stream_collide.hpp):
+// a step is two passes,
+//   1. the macro-field pass: psi(rho) of every fluid node, from the populations the
+//      coming step gathers (the same streaming and boundaries), into a per-cell field;
+//   2. the stream-collide pass, whose force at x adds
+//        F = -G psi(x) sum_i w_i psi(x + c_i) c_i = G psi(x) sum_i w_i psi(x - c_i) c_i
+//      (the lattice is symmetric), read from that field at the neighbours the gather
+//      pulls from.
+// The force needs every neighbour's density of the same time level, which the
+// fused update of a neighbour overwrites (in place) or has not streamed yet (two
+// copies): hence the pass before (seed 003 §4: Sailfish's ComputeMacroFields,
+// split kernels faster than one). Across the box's faces and into obstacles:
+//  - walls and obstacles: psi_wall, the pseudopotential of the case's wall
+//    density (wetting: a wall of liquid density attracts the liquid); without
+//    one, psi(x) itself (a neutral wall: the fluid sees its own continuation);
+//  - open faces (velocity, pressure, outflow): psi(x) itself (zero gradient);
+//  - periodic axes: the wrapped neighbour.
+// No second distribution: `present` is false, and the flow's populations are all
+// the state a checkpoint keeps; the field is recomputed at the start of every step.
+#pragma once
+#include <cstdint>
+
+#include "boundary/open_face.hpp"
+#include "boundary/parameters.hpp"
+#include "kernel/links.hpp"
+#include "lattice/scalar_sets.hpp"
+#include "physics/shan_chen.hpp"
+#include "storage/layout.hpp"
+
+namespace barracuda::kernel {
+
+using storage::index_t;
+
+template <class L, class T>
+struct PseudopotentialPart {
+    static constexpr bool present = false;     // no populations of its own
+    static constexpr bool interacting = true;  // a macro-field pass, a force from neighbours
+    static constexpr int Q = 1;                // array sizes in code that `if constexpr` removes
+
+    T* psi = nullptr;  // per cell: the macro-field pass writes it, the stream-collide pass reads it
+    T g = T(0);        // G
+    T psi_wall = T(-1);  // < 0: a neutral wall (psi(x) itself)
+    physics::ShanChenParameters parameters{};
+
+    /// Pass 1 at one cell: psi of the density the coming step's gather gives. A
+    /// solid (or ghost) cell keeps what it holds (nothing reads it).
+    template <class Gather>
+    BARRACUDA_HD void macro_field(const Gather& in, index_t cell) const {
+        T f[L::Q];
+        boundary::OpenFaceState<T> face_state;
+        const auto gathered = in.gather(cell, f, face_state);
+        if (gathered == decltype(gathered)::Solid) return;
+        T drho = T(0);
+        if (gathered == decltype(gathered)::EquilibriumFace) {
+            drho = face_state.drho;
+        } else {
+            BARRACUDA_UNROLL
+            for (int i = 0; i < L::Q; ++i) drho += f[i];
+        }
+        psi[cell] = T(physics::pseudopotential(parameters, 1.0 + double(drho), L::cs2));
+    }
+
+    /// base + the interaction force at a bulk cell (every x - c_i fluid).
+    template <class Layout>
+    BARRACUDA_HD void force_bulk(index_t cell, const typename Layout::Cursor& s, const T (&base)[3],
+                                 T (&force)[3]) const {
+        T sum[3] = {T(0), T(0), T(0)};
+        BARRACUDA_UNROLL
+        for (int i = 0; i < L::Q; ++i) add(i, psi[Layout::template neighbour<L>(s, cell, i, -1)], sum);
+        finish(psi[cell], base, sum, force);
+    }
+
+    /// The same at a boundary cell at pos: each link classified as the gather does.
+    template <class Layout>
+    BARRACUDA_HD void force_boundary(const Layout& layout, const boundary::Parameters& faces,
+                                     const std::uint8_t* node_class, index_t cell, const int (&pos)[3],
+                                     const T (&base)[3], T (&force)[3]) const {
+        const T own = psi[cell];
+        const T wall = psi_wall < T(0) ? own : psi_wall;
+        T sum[3] = {T(0), T(0), T(0)};
+        BARRACUDA_UNROLL
+        for (int i = 0; i < L::Q; ++i) {
+            const LinkSource link = link_source<L>(layout, faces, node_class, pos, i);
+            const T p = link.kind == LinkKind::Streamed ? psi[link.from]
+                        : link.kind == LinkKind::Open   ? own
+                                                        : wall;
+            add(i, p, sum);
+        }
+        finish(own, base, sum, force);
+    }
+
+    template <int>
+    BARRACUDA_HD PseudopotentialPart fixed() const { return *this; }
+
+private:
+    BARRACUDA_HD static void add(int i, T p, T (&sum)[3]) {
+        const T wp = T(L::w(i)) * p;
+        BARRACUDA_UNROLL
+        for (int a = 0; a < 3; ++a) sum[a] += wp * T(L::c(i, a));
+    }
+    BARRACUDA_HD void finish(T own, const T (&base)[3], const T (&sum)[3], T (&force)[3]) const {
+        const T k = g * own;
+        BARRACUDA_UNROLL
+        for (int a = 0; a < 3; ++a) force[a] = base[a] + k * sum[a];
+    }
+};
+
+}  // namespace barracuda::kernel

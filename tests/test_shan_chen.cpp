@@ -1,0 +1,224 @@
+// The single-component Shan-Chen model (physics/shan_chen.hpp,
+// kernel/pseudopotential.hpp): a liquid and its vapour, D2Q9 FP64, exponential
+// pseudopotential psi = 1 - exp(-rho), G = -5 (below the critical -4), tau = 1,
+// periodic box. The liquid and vapour densities depend on the forcing scheme
+// (measured: 1.9315 and 0.1555 with the exact difference method, a case's default;
+// 1.8885 and 0.1195 with Guo's), the surface tension too; each scheme is checked.
+//
+// Laplace's law (issue 23): static drops of several radii; the pressure jump
+// across the interface, from the model's equation of state
+// p = rho cs2 + G cs2 psi^2 / 2 (Shan & Chen 1994) at the drop's centre and far
+// from it, is linear in 1/R, and its slope, the surface tension, agrees with an
+// independent measurement: the flat interface's pressure-tensor integral
+//   gamma = sum_y (P_N - P_T(y)),  P_T = rho cs2 + (G/2) psi(y) sum_i w_i psi(y + c_i) c_ix^2
+// (the interaction part sums the pair forces across a plane normal to x; its sum over y is
+// that of Shan 2008, Phys. Rev. E 77, 066702, whose discrete pressure tensor makes the
+// Laplace law and the flat interface agree, where the continuum one does not).
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdio>
+#include <tuple>
+#include <vector>
+
+#include "backend/engine.hpp"
+#include "lattice/lattice.hpp"
+#include "support.hpp"
+
+namespace barracuda {
+namespace {
+
+constexpr double pi = 3.14159265358979323846;
+constexpr double g_coupling = -5.0;
+
+backend::EngineSetup liquid_vapour_box(int nx, int ny, physics::ForcingKind forcing) {
+    auto s = test::periodic_box(lattice::Kind::D2Q9, nx, ny, 1, 1.0, storage::Precision::FP64);
+    s.scalar = lattice::CoupledKind::ShanChen;
+    s.shan_chen.psi = physics::Pseudopotential::Exponential;
+    s.shan_chen.g = g_coupling;
+    s.forcing = forcing;
+    return s;
+}
+
+double psi(double rho) { return 1 - std::exp(-rho); }
+double pressure(double rho) { return rho / 3 + g_coupling * psi(rho) * psi(rho) / 6; }
+
+/// Runs the engine from the given density field at rest; returns the final density.
+std::vector<double> settle(const backend::EngineSetup& s, const std::vector<double>& rho0, std::int64_t steps,
+                           double* mass_drift = nullptr) {
+    auto e = backend::make_cpu_engine(s);
+    e->initialize(rho0, std::vector<double>(3 * rho0.size(), 0.0));
+    const double m0 = e->observe(1e-6, 10, false).mass;
+    e->step(steps);
+    const auto o = e->observe(1e-6, 10, false);
+    EXPECT_LT(o.bad_cell, 0) << "diverged";
+    if (mass_drift) *mass_drift = std::abs(o.mass - m0) / m0;
+    std::vector<double> rho, u;
+    e->fields(rho, u);
+    return rho;
+}
+
+class LaplaceLaw : public testing::TestWithParam<physics::ForcingKind> {};
+
+TEST_P(LaplaceLaw, AgreesWithTheFlatInterfacesPressureTensor) {
+    const physics::ForcingKind forcing = GetParam();
+    // The flat interface: a liquid slab across a periodic column (two interfaces).
+    const int ny = 128;
+    auto flat = liquid_vapour_box(2, ny, forcing);
+    std::vector<double> rho0(2 * ny);
+    for (int y = 0; y < ny; ++y)
+        for (int x = 0; x < 2; ++x) rho0[std::size_t(y * 2 + x)] = std::abs(y + 0.5 - ny / 2.0) < ny / 4.0 ? 1.9 : 0.16;
+    double drift = 0;
+    const auto slab = settle(flat, rho0, 20000, &drift);
+    EXPECT_LT(drift, 1e-12) << "mass";  // streaming and collision conserve it; round-off only
+    std::vector<double> p(ny);
+    for (int y = 0; y < ny; ++y) p[std::size_t(y)] = psi(slab[std::size_t(2 * y)]);
+    // gamma = sum over the interface of (p - P_T): the bulk pressure (P_N, constant across a
+    // flat interface in equilibrium) less the transverse pressure, whose interaction part
+    // sums the pair forces of the links that cross a plane normal to the interface; D2Q9:
+    // P_T = rho cs2 + (G/2) psi(y) [ (2/9) psi(y) + (1/18) (psi(y+1) + psi(y-1)) ].
+    const double p_bulk = pressure(slab[0]);
+    double gamma_flat = 0;
+    for (int y = 0; y < ny; ++y) {
+        const double up = p[std::size_t((y + 1) % ny)], down = p[std::size_t((y + ny - 1) % ny)], here = p[std::size_t(y)];
+        const double p_t = slab[std::size_t(2 * y)] / 3 + 0.5 * g_coupling * here * (2.0 / 9.0 * here + (up + down) / 18.0);
+        gamma_flat += p_bulk - p_t;
+    }
+    gamma_flat /= 2;  // two interfaces
+    const double rho_l = slab[std::size_t(2 * (ny / 2))], rho_v = slab[0];
+    std::printf("  flat: rho_l %.4f rho_v %.4f, gamma %.5f\n", rho_l, rho_v, gamma_flat);
+
+    // Drops of radius R0 in a periodic square; R from the drop's mass.
+    const int n = 80;
+    std::vector<double> inv_r, dp;
+    for (const double r0 : {8.0, 12.0, 18.0}) {
+        auto s = liquid_vapour_box(n, n, forcing);
+        std::vector<double> init(std::size_t(n * n));
+        for (int y = 0; y < n; ++y)
+            for (int x = 0; x < n; ++x)
+                init[std::size_t(y * n + x)] = std::hypot(x + 0.5 - n / 2.0, y + 0.5 - n / 2.0) < r0 ? rho_l : rho_v;
+        const auto rho = settle(s, init, 8000);
+        const double in = rho[std::size_t((n / 2) * n + n / 2)], out = rho[0];
+        double excess = 0;
+        for (double v : rho) excess += v - out;
+        const double r = std::sqrt(excess / (in - out) / pi);
+        inv_r.push_back(1 / r);
+        dp.push_back(pressure(in) - pressure(out));
+        std::printf("  R0 %.0f: R %.3f, rho in %.4f out %.4f, dp %.6f\n", r0, r, in, out, dp.back());
+    }
+    // Laplace's law with its first curvature correction (Tolman 1949): dp = (gamma / R)(1 - delta / R),
+    // so dp R is linear in 1/R and its intercept is the flat interface's gamma. Least squares.
+    const double m = double(inv_r.size());
+    double sx = 0, sy = 0, sxx = 0, sxy = 0;
+    for (std::size_t k = 0; k < inv_r.size(); ++k) {
+        const double y = dp[k] / inv_r[k];
+        sx += inv_r[k], sy += y, sxx += inv_r[k] * inv_r[k], sxy += inv_r[k] * y;
+    }
+    const double slope = (m * sxy - sx * sy) / (m * sxx - sx * sx), gamma = (sy - slope * sx) / m;
+    double worst = 0;
+    for (std::size_t k = 0; k < inv_r.size(); ++k)
+        worst = std::max(worst, std::abs(dp[k] - gamma * inv_r[k] - slope * inv_r[k] * inv_r[k]) / dp[k]);
+    std::printf("  Laplace: gamma %.5f (flat %.5f, %+.2f%%), Tolman length %.2f, worst residual %.2e of dp\n", gamma,
+                gamma_flat, 100 * (gamma / gamma_flat - 1), -slope / gamma, worst);
+    // The two measurements share no formula (the drops' bulk pressures against the flat
+    // interface's transverse pressure), so their agreement checks the force, the forcing and
+    // the equation of state together; measured 0.2% (Guo) and 0.1% (EDM), 2% allowed (the
+    // drops' residual currents and the fit over three radii).
+    EXPECT_NEAR(gamma / gamma_flat, 1.0, 0.02);
+    EXPECT_LT(worst, 0.02);  // the corrected law holds at every radius (measured 0.6%)
+}
+
+INSTANTIATE_TEST_SUITE_P(ShanChen, LaplaceLaw, testing::Values(physics::ForcingKind::Guo, physics::ForcingKind::Edm),
+                         [](const auto& info) { return info.param == physics::ForcingKind::Guo ? "guo" : "edm"; });
+
+// Carnahan-Starling's equation of state through the pseudopotential (Yuan & Schaefer
+// 2006), a = 1, b = 4, R = 1, with the exact difference method: a flat interface's
+// liquid density against Maxwell's equal-area construction of the same equation
+// (0.358150 at 0.7 T_c, 0.406220 at 0.6 T_c; computed by bisection on the pressure,
+// the integral of (p - P) / rho^2 between the roots). Measured -0.15% and -0.10%;
+// 0.5% allowed. The vapour is lighter than Maxwell's (0.0055 against 0.0093 at
+// 0.7 T_c): the pseudopotential model's mechanical equilibrium is not the
+// thermodynamic one (Shan & Chen 1994; Li, Luo & Li 2013); it is reported, and
+// docs/case-file.md says so.
+TEST(ShanChen, CarnahanStarlingLiquidAgainstMaxwell) {
+    const int ny = 64;
+    for (const auto& [t, maxwell_l, maxwell_v] : {std::tuple{0.7, 0.358150, 0.009300}, std::tuple{0.6, 0.406220, 0.003090}}) {
+        auto s = test::periodic_box(lattice::Kind::D2Q9, 2, ny, 1, 1.0, storage::Precision::FP64);
+        s.scalar = lattice::CoupledKind::ShanChen;
+        s.shan_chen.psi = physics::Pseudopotential::CarnahanStarling;
+        s.shan_chen.g = -1;
+        s.shan_chen.temperature = t * s.shan_chen.critical_temperature();
+        s.forcing = physics::ForcingKind::Edm;
+        std::vector<double> rho0(std::size_t(2 * ny));
+        for (int y = 0; y < ny; ++y) {
+            const double d = std::abs(y + 0.5 - ny / 2.0) - ny / 4.0;  // a smooth slab, liquid at the centre
+            rho0[std::size_t(2 * y)] = rho0[std::size_t(2 * y + 1)] = 0.004 + 0.18 * (1 - std::tanh(d / 2));
+        }
+        const auto rho = settle(s, rho0, 20000);
+        const double l = rho[std::size_t(2 * (ny / 2))], v = rho[0];
+        std::printf("  T = %.1f T_c: liquid %.6f (Maxwell %.6f, %+.2f%%), vapour %.6f (Maxwell %.6f)\n", t, l,
+                    maxwell_l, 100 * (l / maxwell_l - 1), v, maxwell_v);
+        EXPECT_NEAR(l / maxwell_l, 1.0, 0.005);
+        EXPECT_LT(v, maxwell_v);
+        EXPECT_GT(v, 0.0);
+    }
+}
+
+// A flat interface is one-dimensional, and D2Q9 and D3Q19 both reduce to the same
+// D1Q3 along its normal (weights 2/3, 1/6, 1/6; the force's stencil likewise), so a
+// slab settles to the same liquid and vapour on both: D3Q19 in FP32 against D2Q9 in
+// FP64. Measured: 4e-7 (liquid), 3e-6 (vapour) relative; 1e-5 allowed (FP32's rounding over the run). The
+// interface itself drifts in FP32 (1e-6 cells a step: round-off in the momentum the
+// forces add), so profiles are not compared node by node.
+TEST(ShanChen, FlatInterfaceIsTheSameOnD2Q9AndD3Q19) {
+    const int ny = 48;
+    auto bulk = [&](lattice::Kind lat, storage::Precision p) {
+        auto s = test::periodic_box(lat, 2, ny, lat == lattice::Kind::D2Q9 ? 1 : 2, 1.0, p);
+        s.scalar = lattice::CoupledKind::ShanChen;
+        s.shan_chen.g = g_coupling;
+        const auto cells = std::size_t(s.grid.cells());
+        std::vector<double> rho0(cells);
+        for (std::size_t c = 0; c < cells; ++c) {
+            const int y = int(c / 2) % ny;
+            rho0[c] = std::abs(y + 0.5 - ny / 2.0) < ny / 4.0 ? 1.9 : 0.16;
+        }
+        const auto rho = settle(s, rho0, 6000);
+        return std::pair{rho[std::size_t(2 * (ny / 2))], rho[0]};
+    };
+    const auto [l64, v64] = bulk(lattice::Kind::D2Q9, storage::Precision::FP64);
+    const auto [l32, v32] = bulk(lattice::Kind::D3Q19, storage::Precision::FP32);
+    std::printf("  liquid %.7f / %.7f, vapour %.7f / %.7f (D2Q9 FP64 / D3Q19 FP32)\n", l64, l32, v64, v32);
+    EXPECT_GT(l64 / v64, 10.0) << "no phase separation";
+    EXPECT_NEAR(l32 / l64, 1.0, 1e-5);
+    EXPECT_NEAR(v32 / v64, 1.0, 1e-5);
+}
+
+// The psi field is recomputed from the populations at the start of every step, so the
+// populations are the whole state: a restored run continues bit for bit (a drop beside
+// a wetting wall, in place of the periodic box: walls, the wall density's psi and the
+// general boundary path all take part).
+TEST(ShanChen, RestoredStateContinuesBitForBit) {
+    auto s = liquid_vapour_box(24, 20, physics::ForcingKind::Edm);
+    test::set_faces(s, 1, boundary::FaceType::Wall, boundary::FaceType::Wall);
+    s.wall_density = 1.2;
+    std::vector<double> rho0(std::size_t(24 * 20));
+    for (int y = 0; y < 20; ++y)
+        for (int x = 0; x < 24; ++x) rho0[std::size_t(y * 24 + x)] = std::hypot(x - 11.5, y) < 7 ? 1.93 : 0.16;
+    auto a = backend::make_cpu_engine(s);
+    a->initialize(rho0, std::vector<double>(3 * rho0.size(), 0.0));
+    a->step(100);
+    const backend::EngineState saved = a->save_state();
+    a->step(50);
+    auto b = backend::make_cpu_engine(s);
+    b->restore_state(saved);
+    b->step(50);
+    std::vector<double> fa, fb;
+    a->populations(fa);
+    b->populations(fb);
+    ASSERT_EQ(fa.size(), fb.size());
+    for (std::size_t i = 0; i < fa.size(); ++i) ASSERT_EQ(fa[i], fb[i]) << i;
+    EXPECT_LT(a->observe(1e-6, 10, false).bad_cell, 0);
+}
+
+}  // namespace
+}  // namespace barracuda
