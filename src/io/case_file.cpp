@@ -45,7 +45,7 @@ std::vector<std::string> known_keys() {
         "model.tau", "model.viscosity", "model.trt_magic", "model.smagorinsky",
         "model.mrt.s_e", "model.mrt.s_eps", "model.mrt.s_q", "model.mrt.s_pi", "model.mrt.s_m",
         "domain.size", "domain.periodic", "domain.decomposition", "domain.storage",
-        "initial.density", "initial.velocity",
+        "initial.density", "initial.velocity", "initial.density_noise", "initial.seed",
         "force.body",
         "thermal.lattice", "thermal.diffusivity", "thermal.prandtl", "thermal.collision", "thermal.trt_magic",
         "thermal.expansion", "thermal.gravity", "thermal.reference_temperature", "thermal.initial_temperature",
@@ -915,6 +915,15 @@ sim::CaseSpec read_case(const toml::table& root, const detail::Origin& origin, c
             spec.initial_density = std::get<double>(*d);
     }
     spec.initial_velocity = read_vector(init, "velocity").value_or(std::array<double, 3>{0, 0, 0});
+    if (const auto a = init.number("density_noise")) {
+        if (!(*a >= 0 && *a < 1)) init.fail_value("density_noise", "must be in [0, 1) (a relative amplitude)");
+        spec.initial_noise = *a;
+    }
+    if (const auto seed = init.integer("seed")) {
+        if (*seed < 0) init.fail_value("seed", "must be >= 0");
+        if (!init.has("density_noise")) init.fail("seed", "initial.seed draws initial.density_noise; give that too");
+        spec.initial_seed = std::uint64_t(*seed);
+    }
 
     read_thermal(top.table("thermal"), spec);
     read_multiphase(top.table("multiphase"), spec);

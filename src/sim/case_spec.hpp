@@ -222,6 +222,11 @@ struct CaseSpec {
     /// initial.density as an expression of x, y, z (drops, layers: sim/expression.hpp);
     /// empty: the number.
     std::string initial_density_expression;
+    /// initial.density_noise: each node's density times 1 + a U(-1, 1), U drawn from a hash
+    /// of the node's whole-box position and initial.seed (the same field on any number of
+    /// ranks): the seed of a spinodal decomposition. 0: none.
+    double initial_noise = 0;
+    std::uint64_t initial_seed = 1;
     std::array<double, 3> initial_velocity{0, 0, 0};
     std::array<boundary::FaceSpec, 6> faces{};  // x_min, x_max, y_min, y_max, z_min, z_max
     std::vector<Obstacle> obstacles;

@@ -348,6 +348,7 @@ Simulation::Simulation(const CaseSpec& spec, BackendChoice backend, const std::f
     bool has_fluid = false;
     shared_verdict([&] {
         prepare(backend);
+        initial_rho_ = initial_densities();
         // Obstacles that fill the box leave nothing to simulate (issue 21: such a run went
         // on and reported "mean over the fluid 0"). A ghost node is another rank's owned
         // one, so "some rank has fluid in its local box" is "the box has fluid".
@@ -443,6 +444,43 @@ void Simulation::check_sparse_memory(const backend::EngineSetup& setup) const {
                        std::to_string(count.box) + " tiles stored)");
 }
 
+std::vector<double> Simulation::initial_densities() const {
+    if (spec_.initial_density_expression.empty() && !(spec_.initial_noise > 0)) return {};
+    // rho(x, y, z) at every cell of the local box (drops, layers), times the noise's factor
+    // (the same at a node whatever the decomposition).
+    const bool given = !spec_.initial_density_expression.empty();
+    const Expression e(given ? spec_.initial_density_expression : "1", spec_.size);
+    const auto g = local_grid(spec_, sub_);
+    std::vector<double> rho(std::size_t(g.cells()));
+    for (std::int64_t c = 0; c < g.cells(); ++c) {
+        int p[3];
+        g.coordinates(c, p);
+        double x[3];
+        for (int a = 0; a < 3; ++a) {
+            x[a] = sub_.global_coordinate(a, p[a]);
+            if (spec_.units.si) x[a] = spec_.units.node_position(x[a]);
+        }
+        double r = given ? e(x[0], x[1], x[2], 0.0) : spec_.initial_density;
+        if (spec_.initial_noise > 0) {
+            // splitmix64 of the node's whole-box index and the seed: a uniform draw in [-1, 1).
+            std::uint64_t z = spec_.initial_seed * 0x9e3779b97f4a7c15ull + std::uint64_t(sub_.global_coordinate(0, p[0])) +
+                              std::uint64_t(spec_.size[0]) *
+                                  (std::uint64_t(sub_.global_coordinate(1, p[1])) +
+                                   std::uint64_t(spec_.size[1]) * std::uint64_t(sub_.global_coordinate(2, p[2])));
+            z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+            z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+            z ^= z >> 31;
+            r *= 1 + spec_.initial_noise * (double(z >> 11) * 0x1.0p-52 - 1);
+        }
+        if (!(std::isfinite(r) && r > 0))
+            throw CaseError("initial.density = " + (given ? "\"" + e.text() + "\"" : value_text(spec_.initial_density)) +
+                            " is " + value_text(r) + " at (" + std::to_string(p[0]) + ", " + std::to_string(p[1]) +
+                            ", " + std::to_string(p[2]) + "): must be a number > 0");
+        rho[std::size_t(c)] = r;
+    }
+    return rho;
+}
+
 void Simulation::allocate() {
     auto setup = engine_setup(spec_, &sub_);
     if (spec_.storage != StorageChoice::Dense) check_sparse_memory(setup);
@@ -453,28 +491,12 @@ void Simulation::allocate() {
         for (int f = 0; f < 6; ++f) setup.thermal.face_values[std::size_t(f)] = face_temperatures(spec_, sub_, f);
     engine_ = backend_ == BackendChoice::Cuda ? backend::make_cuda_engine(setup) : backend::make_cpu_engine(setup);
     engine_->initialize_uniform(spec_.initial_density, spec_.initial_velocity);
-    if (!spec_.initial_density_expression.empty()) {
-        // rho(x, y, z) at every cell of the local box (drops, layers), at the initial velocity.
-        const Expression e(spec_.initial_density_expression, spec_.size);
-        const auto g = local_grid(spec_, sub_);
-        std::vector<double> rho(std::size_t(g.cells())), u(3 * rho.size());
-        for (std::int64_t c = 0; c < g.cells(); ++c) {
-            int p[3];
-            g.coordinates(c, p);
-            double x[3];
-            for (int a = 0; a < 3; ++a) {
-                x[a] = sub_.global_coordinate(a, p[a]);
-                if (spec_.units.si) x[a] = spec_.units.node_position(x[a]);
-            }
-            const double r = e(x[0], x[1], x[2], 0.0);
-            if (!(std::isfinite(r) && r > 0))
-                throw CaseError("initial.density = \"" + e.text() + "\" is " + value_text(r) + " at (" +
-                                std::to_string(p[0]) + ", " + std::to_string(p[1]) + ", " + std::to_string(p[2]) +
-                                "): must be a number > 0");
-            rho[std::size_t(c)] = r;
-            for (std::size_t a = 0; a < 3; ++a) u[3 * std::size_t(c) + a] = spec_.initial_velocity[a];
-        }
-        engine_->initialize(rho, u);
+    if (!initial_rho_.empty()) {
+        std::vector<double> u(3 * initial_rho_.size());
+        for (std::size_t c = 0; c < initial_rho_.size(); ++c)
+            for (std::size_t a = 0; a < 3; ++a) u[3 * c + a] = spec_.initial_velocity[a];
+        engine_->initialize(initial_rho_, u);
+        std::vector<double>().swap(initial_rho_);
     }
     if (spec_.thermal.enabled && !spec_.thermal.initial_expression.empty()) {
         // theta = T(x, y, z) - T_0 at every cell of the local box, in whole-box coordinates.
@@ -559,8 +581,11 @@ void Simulation::steer(CaseSpec next) {
         differs(!(same.model == next.model), "[model]");
         differs(same.size != next.size || same.periodic != next.periodic || same.decomposition != next.decomposition,
                 "[domain]");
-        differs(same.initial_density != next.initial_density || same.initial_velocity != next.initial_velocity,
+        differs(same.initial_density != next.initial_density || same.initial_velocity != next.initial_velocity ||
+                    same.initial_density_expression != next.initial_density_expression ||
+                    same.initial_noise != next.initial_noise || same.initial_seed != next.initial_seed,
                 "[initial]");
+        differs(!(same.multiphase == next.multiphase), "[multiphase]");
         differs(same.faces != next.faces, "the faces' types or methods ([boundary])");
         differs(!(same.obstacles == next.obstacles), "[[obstacle]] geometry or motion");
         differs(!(same.thermal == next.thermal), "[thermal]");

@@ -205,6 +205,10 @@ public:
 private:
     void prepare(BackendChoice backend);  // checks spec_ and the memory it needs
     void allocate();
+    /// initial.density as an expression and/or with noise, at every cell of the local box
+    /// (empty: uniform); computed with the checks, before the output directory and the
+    /// engine, so that a bad value is refused before anything is written or allocated.
+    std::vector<double> initial_densities() const;
     /// The memory check of a sparse (or auto) case, with the tiles it stores (prepare()
     /// checks a dense case's box before the geometry is marked).
     void check_sparse_memory(const backend::EngineSetup& setup) const;                      // the engine and its initial state
@@ -217,6 +221,7 @@ private:
     parallel::Subdomain sub_;
     BackendChoice backend_;
     std::unique_ptr<backend::Engine> engine_;
+    std::vector<double> initial_rho_;  // initial_densities(), until allocate() places them
     std::unique_ptr<FaceValues> face_values_;  // faces given by expressions
     Probes probes_;
     TimeAverage average_;
