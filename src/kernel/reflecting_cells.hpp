@@ -25,7 +25,6 @@
 #include <vector>
 
 #include "boundary/parameters.hpp"
-#include "boundary/scalar_faces.hpp"
 #include "kernel/links.hpp"
 #include "lattice/scalar_sets.hpp"
 #include "storage/grid.hpp"

@@ -260,35 +260,13 @@ struct Observer {
         }
     }
 
-    /// Density, velocity and scalar the next step's collision will see: with a scalar,
-    /// the velocity includes the buoyancy's half force. Solids: rho = 1, u = 0, theta = 0.
+    /// Density, velocity and scalar the next step's collision will see: with a scalar, the
+    /// velocity includes the buoyancy's half force, with the Shan-Chen interaction its
+    /// force's. Solids: rho = 1, u = 0, theta = 0.
     BARRACUDA_HD static void macroscopic_of(const Gather<L, Eq, Store>& in, const Scalar& scalar, index_t cell,
                                             T& rho, T (&u)[3], T& theta) {
         theta = T(0);
-        if constexpr (Scalar::interacting) {
-            // The velocity with the interaction's half force (the field of the coming step:
-            // the engine runs the macro-field pass before it observes).
-            const std::uint8_t k = path_of(in.node_class[cell]);
-            if (k == Solid || k == Ghost) {
-                rho = T(1);
-                u[0] = u[1] = u[2] = T(0);
-                return;
-            }
-            T f[L::Q];
-            boundary::OpenFaceState<T> face_state;
-            int pos[3];
-            in.layout.position(cell, pos);
-            if (in.gather_boundary(cell, pos, f, face_state) == Gathered::EquilibriumFace) {
-                rho = T(1) + face_state.drho;
-                u[0] = face_state.u[0], u[1] = face_state.u[1], u[2] = face_state.u[2];
-                return;
-            }
-            T force[3];
-            scalar.force_boundary(in.layout, in.faces, in.node_class, cell, pos, in.force, force);
-            const auto state = physics::cell_state<L, Eq>(f, force);
-            rho = T(1) + state.drho;
-            u[0] = state.u[0], u[1] = state.u[1], u[2] = state.u[2];
-        } else if constexpr (!coupled) {
+        if constexpr (!coupled && !Scalar::interacting) {
             in.macroscopic(cell, rho, u);
         } else {
             const std::uint8_t k = path_of(in.node_class[cell]);
@@ -302,16 +280,21 @@ struct Observer {
             int pos[3];
             in.layout.position(cell, pos);
             const Gathered gathered = in.gather_boundary(cell, pos, f, face_state);
-            T g[Scalar::Q];
-            gather_scalar_boundary(in, scalar, cell, pos, f, gathered, face_state, g);
-            theta = physics::scalar_density<Ls>(g);
+            if constexpr (coupled) {
+                T g[Scalar::Q];
+                gather_scalar_boundary(in, scalar, cell, pos, f, gathered, face_state, g);
+                theta = physics::scalar_density<Ls>(g);
+            }
             if (gathered == Gathered::EquilibriumFace) {
                 rho = T(1) + face_state.drho;
                 u[0] = face_state.u[0], u[1] = face_state.u[1], u[2] = face_state.u[2];
                 return;
             }
+            // The cell's force: the buoyancy of theta, or the Shan-Chen interaction (the field
+            // of the coming step: the engines run the macro-field pass before they observe).
             T force[3];
-            scalar.force_at(theta, in.force, force);
+            if constexpr (coupled) scalar.force_at(theta, in.force, force);
+            else scalar.force_boundary(in.layout, in.faces, in.node_class, cell, pos, in.force, force);
             const auto state = physics::cell_state<L, Eq>(f, force);
             rho = T(1) + state.drho;
             u[0] = state.u[0], u[1] = state.u[1], u[2] = state.u[2];
