@@ -41,7 +41,7 @@ Fields run(backend::EngineSetup s, bool general, std::int64_t steps) {
         theta[c] = 0.1 * p[0] - 0.05 * p[1];
     }
     e->initialize(rho, u);
-    if (s.scalar != lattice::CoupledKind::None) e->initialize_scalar(theta, u);
+    if (lattice::is_scalar(s.scalar)) e->initialize_scalar(theta, u);
     e->step(steps);
     Fields f;
     e->fields(f.rho, f.u);

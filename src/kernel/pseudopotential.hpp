@@ -14,6 +14,8 @@
 //  - walls and obstacles: psi_wall, the pseudopotential of the case's wall
 //    density (wetting: a wall of liquid density attracts the liquid); without
 //    one, psi(x) itself (a neutral wall: the fluid sees its own continuation);
+//  - free-slip faces (symmetry planes): the mirror image's psi, that of the node
+//    beside x along the plane (x itself for the normal link);
 //  - open faces (velocity, pressure, outflow): psi(x) itself (zero gradient);
 //  - periodic axes: the wrapped neighbour.
 // No second distribution: `present` is false, and the flow's populations are all
@@ -82,9 +84,14 @@ struct PseudopotentialPart {
         BARRACUDA_UNROLL
         for (int i = 0; i < L::Q; ++i) {
             const LinkSource link = link_source<L>(layout, faces, node_class, pos, i);
-            const T p = link.kind == LinkKind::Streamed ? psi[link.from]
-                        : link.kind == LinkKind::Open   ? own
-                                                        : wall;
+            T p = link.kind == LinkKind::Streamed ? psi[link.from] : link.kind == LinkKind::Open ? own : wall;
+            if (link.kind == LinkKind::Wall && faces.type[link.wall] == boundary::FaceType::FreeSlip) {
+                // A symmetry plane half a spacing out: the mirror image of x - c_i is x - c_j,
+                // c_j = c_i without its normal component (x itself for a normal link).
+                const int j = projected(i, boundary::Parameters::axis(link.wall));
+                const LinkSource image = link_source<L>(layout, faces, node_class, pos, j);
+                p = j == 0 || image.kind != LinkKind::Streamed ? own : psi[image.from];
+            }
             add(i, p, sum);
         }
         finish(own, base, sum, force);
@@ -94,6 +101,17 @@ struct PseudopotentialPart {
     BARRACUDA_HD PseudopotentialPart fixed() const { return *this; }
 
 private:
+    /// The velocity c_i with its component along `axis` set to zero (0: the rest velocity).
+    BARRACUDA_HD static int projected(int i, int axis) {
+        int found = 0;
+        BARRACUDA_UNROLL
+        for (int j = 0; j < L::Q; ++j) {
+            bool same = true;
+            for (int a = 0; a < 3; ++a) same = same && L::c(j, a) == (a == axis ? 0 : L::c(i, a));
+            if (same) found = j;
+        }
+        return found;
+    }
     BARRACUDA_HD static void add(int i, T p, T (&sum)[3]) {
         const T wp = T(L::w(i)) * p;
         BARRACUDA_UNROLL

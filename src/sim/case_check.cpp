@@ -2,6 +2,7 @@
 // allowed)" so that it can be shown to the user as it is.
 #include "sim/case_check.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <string>
@@ -382,9 +383,15 @@ void check_multiphase(const CaseSpec& spec) {
     if (spec.storage == StorageChoice::Sparse)
         fail("domain.storage = \"sparse\" with [multiphase]: the psi field is stored dense; remove domain.storage");
     if (!(std::isfinite(p.g) && p.g != 0)) fail("multiphase.g = " + value_text(p.g) + ": must be a nonzero number");
+    if (!(m.wall_density < 0 || std::isfinite(m.wall_density)))
+        fail("multiphase.wall_density = " + value_text(m.wall_density) + ": must be a finite number >= 0");
     if (p.psi == physics::Pseudopotential::Exponential) {
-        if (!(p.rho0 > 0 && p.rho0 < 1e6)) fail("multiphase.rho0 = " + value_text(p.rho0) + ": must be > 0");
+        if (!(p.rho0 > 0 && p.rho0 < 1e6)) fail("multiphase.rho0 = " + value_text(p.rho0) + ": must be in (0, 1e6)");
     } else {
+        const std::pair<const char*, double> finite[] = {{"a", p.a}, {"b", p.b}, {"gas_constant", p.r},
+                                                         {"temperature", p.temperature}};
+        for (const auto& [key, v] : finite)
+            if (!std::isfinite(v)) fail("multiphase." + std::string(key) + " = " + value_text(v) + ": must be a finite number");
         if (!(p.g < 0))
             fail("multiphase.g = " + value_text(p.g) + ": Carnahan-Starling's psi = sqrt(2 (p - rho cs2) / (G cs2)) "
                  "needs G < 0 (-1: the convention of Yuan & Schaefer 2006)");
@@ -395,9 +402,14 @@ void check_multiphase(const CaseSpec& spec) {
             fail("multiphase.temperature = " + value_text(p.temperature) + ": must be > 0 (T_c = " +
                  value_text(p.critical_temperature()) + " with these a, b, gas_constant)");
         // eta = b rho / 4 must stay below 1 (the hard-sphere pole of the equation).
-        if (!(spec.initial_density * p.b / 4 < 1) && spec.initial_density_expression.empty())
+        // The pole of the equation (eta = b rho / 4 = 1): every density must stay below it
+        // (an expression's and the noise's are checked node by node, Simulation::initial_densities).
+        if (!(spec.initial_density * (1 + spec.initial_noise) * p.b / 4 < 1) && spec.initial_density_expression.empty())
             fail("initial.density = " + value_text(spec.initial_density) + ": Carnahan-Starling's equation has its "
                  "pole at rho = 4 / b = " + value_text(4 / p.b) + "; start below it");
+        if (m.wall_density >= 0 && !(m.wall_density * p.b / 4 < 1))
+            fail("multiphase.wall_density = " + value_text(m.wall_density) + ": Carnahan-Starling's equation has its "
+                 "pole at rho = 4 / b = " + value_text(4 / p.b) + "; give a density below it");
     }
 }
 
@@ -653,7 +665,12 @@ MemoryEstimate estimate_memory(const CaseSpec& spec) {
     MemoryEstimate m;
     m.population_bytes = storage::copies_of(spec.model.streaming) * q * storage::bytes_of(spec.model.precision) * stored;
     m.node_kind_bytes = stored;
+    // Shan-Chen's psi field, in the arithmetic type (FP16 storage computes in FP32).
+    if (spec.multiphase.enabled) m.population_bytes += (spec.model.precision == sim::Precision::FP64 ? 8 : 4) * stored;
     m.output_bytes = (spec.thermal.enabled ? 5 : 4) * 8 * cells;  // density, velocity (and temperature), double
+    // initial.density by expression or noise: the densities and velocities placed (host, doubles).
+    if (!spec.initial_density_expression.empty() || spec.initial_noise > 0)
+        m.output_bytes = std::max(m.output_bytes, std::int64_t(4 * 8) * cells);
     if (spec.stores_sublattice()) m.output_bytes += 4 * 8 * stored + cells;  // the stored nodes' fields, the box's kinds
     if (spec.average.enabled) {
         m.monitor_bytes = backend::mean_components * 8 * stored;  // the running sums (Engine::accumulate)

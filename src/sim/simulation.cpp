@@ -250,7 +250,6 @@ backend::EngineSetup engine_setup(const CaseSpec& spec, const parallel::Subdomai
                 if (s.node_kind[c] == boundary::Solid && owner[c] >= 0 && slot[std::size_t(owner[c])] > 0)
                     s.node_kind[c] = kernel::moving_solid(slot[std::size_t(owner[c])]);
     }
-    s.storage = storage_of(spec, s, sub->decomposed());
     if (sub->decomposed()) {
         s.ghost_lo = sub->ghost_lo;
         s.ghost_hi = sub->ghost_hi;
@@ -273,6 +272,9 @@ backend::EngineSetup engine_setup(const CaseSpec& spec, const parallel::Subdomai
         s.shan_chen = spec.multiphase.shan_chen;
         s.wall_density = spec.multiphase.wall_density;
     }
+    // After the coupled part is set: "auto" asks the table whether sparse is offered for
+    // the whole configuration (a thermal or Shan-Chen row may lack it).
+    s.storage = storage_of(spec, s, sub->decomposed());
     s.tau = spec.model.tau;
     s.trt_magic = spec.model.trt_magic;
     s.smagorinsky = spec.model.smagorinsky;
@@ -472,10 +474,15 @@ std::vector<double> Simulation::initial_densities() const {
             z ^= z >> 31;
             r *= 1 + spec_.initial_noise * (double(z >> 11) * 0x1.0p-52 - 1);
         }
-        if (!(std::isfinite(r) && r > 0))
+        const auto& mp = spec_.multiphase;
+        const bool pole = mp.enabled && mp.shan_chen.psi == physics::Pseudopotential::CarnahanStarling &&
+                          !(r * mp.shan_chen.b / 4 < 1);
+        if (!(std::isfinite(r) && r > 0) || pole)
             throw CaseError("initial.density = " + (given ? "\"" + e.text() + "\"" : value_text(spec_.initial_density)) +
-                            " is " + value_text(r) + " at (" + std::to_string(p[0]) + ", " + std::to_string(p[1]) +
-                            ", " + std::to_string(p[2]) + "): must be a number > 0");
+                            " is " + value_text(r) + " at (" + std::to_string(sub_.global_coordinate(0, p[0])) + ", " +
+                            std::to_string(sub_.global_coordinate(1, p[1])) + ", " +
+                            std::to_string(sub_.global_coordinate(2, p[2])) + "): must be a number > 0" +
+                            (pole ? " and below Carnahan-Starling's pole 4 / b = " + value_text(4 / mp.shan_chen.b) : ""));
         rho[std::size_t(c)] = r;
     }
     return rho;

@@ -614,6 +614,11 @@ expect "multiphase configuration not offered" 3 "multiphase.model" "D2Q9 fp32" "
     --set model.precision=fp32
 expect "negative initial density by expression" 3 "initial.density" "must be a number > 0" -- "${MP[@]}" \
     --set 'initial.density="x - 8"'
+expect "wall density beyond Carnahan-Starling's pole" 3 "multiphase.wall_density = 2" "pole" -- "${MP[@]}" \
+    --set multiphase.pseudopotential=carnahan-starling --set multiphase.g=-1 --set multiphase.wall_density=2 \
+    --set initial.density=0.3
+expect "initial density beyond Carnahan-Starling's pole" 3 "initial.density" "below Carnahan-Starling's pole" -- \
+    "${MP[@]}" --set multiphase.pseudopotential=carnahan-starling --set multiphase.g=-1
 
 # --- [probes] and [average] (docs/case-file.md) -----------------------------------
 expect "probes without points" 3 "probes.points" "give the probes' positions" -- "${RUN[@]}" --set probes.interval=2

@@ -569,6 +569,7 @@ public:
                               cudaMemcpyHostToDevice, stream_),
               "upload probe cells");
         const auto n = std::int64_t(cells.size());
+        refresh_field();
         sample_kernel<<<unsigned((n + block_size - 1) / block_size), block_size, 0, stream_>>>(
             make_observer(), d_cells.get(), n, d_out.get());
         check(cudaGetLastError(), "sample_kernel launch");
@@ -591,6 +592,7 @@ public:
                 const auto count = storage::index_t(list->size());
                 if (count == 0) continue;
                 const unsigned b = unsigned(std::min<storage::index_t>((count + block_size - 1) / block_size, 1024));
+                refresh_field();
                 scalar_flow_kernel<<<b, block_size, 0, stream_>>>(make_observer(), list->get(), count, d.get());
                 check(cudaGetLastError(), "scalar_flow_kernel launch");
             }
@@ -606,6 +608,7 @@ public:
             sums_ = DeviceArray<double>(std::size_t(mean_components) * std::size_t(cells_));
             check(cudaMemsetAsync(sums_.get(), 0, sums_.size() * sizeof(double), stream_), "cudaMemset");
         }
+        refresh_field();
         accumulate_kernel<<<blocks(), block_size, 0, stream_>>>(make_observer(), sums_.get());
         check(cudaGetLastError(), "accumulate_kernel launch");  // ordered on stream_ before the next step
     }
@@ -716,6 +719,7 @@ public:
             check(cudaMemset(prev_u_.get(), 0, 3 * cells_ * sizeof(T)), "cudaMemset");
         }
         if (partials_.size() == 0) partials_ = DeviceArray<kernel::Partial>(reduce_blocks);
+        refresh_field();
         observe_kernel<<<reduce_blocks, block_size, 0, stream_>>>(
             make_observer(), lo, hi, track_change ? prev_u_.get() : nullptr, partials_.get());
         check(cudaGetLastError(), "observe_kernel launch");
@@ -1049,6 +1053,7 @@ private:
         T* const d_rho = rho ? d : nullptr;
         T* const d_u = u ? d + (rho ? cells_ : 0) : nullptr;
         T* const d_theta = theta ? d + (rho ? cells_ : 0) + (u ? 3 * cells_ : 0) : nullptr;
+        refresh_field();
         fields_kernel<<<blocks(), block_size, 0, stream_>>>(make_observer(), d_rho, d_u, d_theta);
         check(cudaGetLastError(), "fields_kernel launch");
         const std::pair<T*, T*> copies[3] = {{rho, d_rho}, {u, d_u}, {theta, d_theta}};
@@ -1121,18 +1126,20 @@ private:
         if constexpr (interacting) k.scalar = make_pseudopotential_part<typename Kernel::Scalar>(setup_, psi_.get());
         return k;
     }
-    /// The observer of the state the next step starts from. Shan-Chen: the macro-field pass
-    /// first, on the stream the observing kernel then runs on (after a step the field is the
-    /// previous step's).
+    /// The observer of the state the next step starts from (Shan-Chen: after refresh_field).
     Observer make_observer() const {
         Observer o{make_gather()};
         if constexpr (coupled) o.scalar = make_scalar_part<typename Kernel::Scalar>(setup_, make_scalar_store());
+        if constexpr (interacting) o.scalar = make_pseudopotential_part<typename Kernel::Scalar>(setup_, psi_.get());
+        return o;
+    }
+    /// Shan-Chen: the macro-field pass on stream_, before a kernel that observes (after a step
+    /// the field is that of the step before).
+    void refresh_field() const {
         if constexpr (interacting) {
-            o.scalar = make_pseudopotential_part<typename Kernel::Scalar>(setup_, psi_.get());
-            macro_field_kernel<<<blocks(), block_size, 0, stream_>>>(o);
+            macro_field_kernel<<<blocks(), block_size, 0, stream_>>>(make_observer());
             check(cudaGetLastError(), "macro_field_kernel launch");
         }
-        return o;
     }
     /// The scalar's equilibrium of (theta, u), placed on the host and copied into both copies.
     void upload_scalar(const std::vector<double>& theta, const std::vector<double>& u) {
