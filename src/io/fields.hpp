@@ -13,7 +13,7 @@ struct FieldSet {
     std::vector<double> density;         // one per cell (empty: not written)
     std::vector<double> velocity;        // three per cell, interleaved (empty: not written)
     std::vector<double> temperature;     // one per cell, a [thermal] case's (empty: not written)
-    std::vector<double> pressure;        // one per cell, an SI case's p - p_0 in Pa (empty: not written)
+    std::vector<double> pressure;        // one per cell, an SI case's p - p_0 in Pa, or [multiphase]'s p (empty: not written)
     /// One per cell, time averages only: sqrt(<u.u> - <u>.<u>), the velocity's rms
     /// fluctuation (empty: not written).
     std::vector<double> fluctuation;

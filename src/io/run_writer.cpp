@@ -301,6 +301,15 @@ std::array<double, 2> RunWriter::coefficients(const sim::ForceReportSpec& f, con
 }
 
 void RunWriter::in_output_units(FieldSet& fields) const {
+    if (spec_.multiphase.enabled) {
+        // A liquid and its vapour: the pressure of the model's equation of state beside the
+        // density, p = rho cs2 + G cs2 psi^2 / 2 (physics/shan_chen.hpp; lattice units, which
+        // [multiphase] requires; cs2 = 1/3 on D2Q9 and D3Q19, the lattices it is offered on).
+        fields.pressure.resize(fields.density.size());
+        for (std::size_t c = 0; c < fields.density.size(); ++c)
+            fields.pressure[c] = physics::shan_chen_pressure(spec_.multiphase.shan_chen, fields.density[c], 1.0 / 3.0);
+        return;
+    }
     if (!spec_.units.si) return;
     // An SI case writes SI (sim/units.hpp): velocity in m/s, density in kg/m^3 and the
     // pressure p - p_0 in Pa beside it; the temperature is in the case's own unit.

@@ -597,6 +597,14 @@ expect "power too large" 3 'obstacle "heater".power' "below 1e9" -- \
     printf '\n[initial]\ndensity = "(x - 7.5)^2 + (y - 7.5)^2 < 16 ? 1.93 : 0.16"\n'
 } >drop.toml
 expect_runs "base case with [multiphase]" drop.toml pvd
+checks=$((checks + 1))
+"$BIN" run drop.toml --backend cpu -q --set "output.directory=$T/drop-out" >"$LOG/stdout" 2>"$LOG/stderr" || true
+if grep -aq 'Name="pressure"' "$T"/drop-out/fields_00000010.vti 2>/dev/null; then
+    echo "ok   [multiphase] writes the pressure of its equation of state"
+else
+    fail "the [multiphase] case wrote no pressure field"
+fi
+rm -rf "$T/drop-out"
 MP=(run drop.toml --backend cpu -q)
 expect "multiphase model missing" 3 "multiphase.model" "shan-chen" -- "${MP[@]}" --set multiphase.model=free-energy
 expect "unknown pseudopotential" 3 "multiphase.pseudopotential" "carnahan-starling" -- "${MP[@]}" \
