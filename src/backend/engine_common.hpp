@@ -34,8 +34,9 @@ std::int64_t bytes_per_cell_update(const EngineSetup& s) {
     const std::int64_t b = storage::bytes_per_cell_update(L::Q + lattice::velocities_of(s.scalar), s.precision);
     // Shan-Chen: the macro-field pass reads the populations once more and writes psi, the
     // stream-collide pass reads psi (its neighbours' from cache); psi in the arithmetic type.
-    const int t = s.precision == storage::Precision::FP64 ? 8 : 4;
-    return s.scalar == lattice::CoupledKind::ShanChen ? b + L::Q * storage::bytes_of(s.precision) + 1 + 2 * t : b;
+    return s.scalar == lattice::CoupledKind::ShanChen
+               ? b + L::Q * storage::bytes_of(s.precision) + 1 + 2 * storage::compute_bytes_of(s.precision)
+               : b;
 }
 
 /// Populations and node classes, plus the force link lists (kernel/momentum_exchange.hpp) and the
@@ -45,9 +46,8 @@ std::int64_t memory_bytes(const EngineSetup& s) {
     std::int64_t links = 0;
     for (const auto& list : s.force_links) links += std::int64_t(list.size() * sizeof(kernel::ForceLink));
     links += std::int64_t(s.wall_links.size() * (sizeof(kernel::WallLink) + sizeof(double)));
-    const std::int64_t field = s.scalar == lattice::CoupledKind::ShanChen
-                                   ? (s.precision == storage::Precision::FP64 ? 8 : 4)  // psi, per cell
-                                   : 0;
+    const std::int64_t field = s.scalar == lattice::CoupledKind::ShanChen ? storage::compute_bytes_of(s.precision)
+                                                                          : 0;  // psi, per cell
     return s.grid.cells() * (storage::memory_bytes_per_cell(L::Q + lattice::velocities_of(s.scalar), s.precision,
                                                             s.pattern) +
                              field) +
@@ -126,7 +126,6 @@ template <class Part, class T>
 Part make_pseudopotential_part(const EngineSetup& s, T* psi) {
     Part p{};
     p.psi = psi;
-    p.g = T(s.shan_chen.g);
     p.parameters = s.shan_chen;
     const double cs2 = lattice::visit(s.lattice, [](auto l) { return decltype(l)::cs2; });
     p.psi_wall = s.wall_density < 0 ? T(-1) : T(physics::pseudopotential(s.shan_chen, s.wall_density, cs2));

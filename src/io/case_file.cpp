@@ -966,7 +966,7 @@ sim::CaseSpec read_case(const toml::table& root, const detail::Origin& origin, c
         spec.run.density_min = (*r)[0];
         spec.run.density_max = (*r)[1];
     } else if (spec.multiphase.enabled) {
-        // A vapour may be far lighter than 0.1 (Carnahan-Starling at 0.7 T_c: 0.011).
+        // A vapour may be far lighter than 0.1 (Carnahan-Starling at 0.7 T_c: 0.0055).
         spec.run.density_min = 1e-6;
     }
     spec.run.backend = read_choice(run, "backend", std::array<std::string_view, 3>{"auto", "cpu", "cuda"},

@@ -41,7 +41,6 @@ struct PseudopotentialPart {
     static constexpr int Q = 1;                // array sizes in code that `if constexpr` removes
 
     T* psi = nullptr;  // per cell: the macro-field pass writes it, the stream-collide pass reads it
-    T g = T(0);        // G
     T psi_wall = T(-1);  // < 0: a neutral wall (psi(x) itself)
     physics::ShanChenParameters parameters{};
 
@@ -118,7 +117,7 @@ private:
         for (int a = 0; a < 3; ++a) sum[a] += wp * T(L::c(i, a));
     }
     BARRACUDA_HD void finish(T own, const T (&base)[3], const T (&sum)[3], T (&force)[3]) const {
-        const T k = g * own;
+        const T k = T(parameters.g) * own;
         BARRACUDA_UNROLL
         for (int a = 0; a < 3; ++a) force[a] = base[a] + k * sum[a];
     }

@@ -51,6 +51,7 @@ struct ShanChenParameters {
     }
     /// The critical temperature of Carnahan-Starling's equation (Yuan & Schaefer 2006).
     double critical_temperature() const { return 0.3773 * a / (b * r); }
+    bool operator==(const ShanChenParameters&) const = default;
 };
 
 /// psi(rho). cs2: the lattice's. Carnahan-Starling's radicand is clamped at zero:

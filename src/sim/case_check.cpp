@@ -401,7 +401,6 @@ void check_multiphase(const CaseSpec& spec) {
         if (!(p.temperature > 0))
             fail("multiphase.temperature = " + value_text(p.temperature) + ": must be > 0 (T_c = " +
                  value_text(p.critical_temperature()) + " with these a, b, gas_constant)");
-        // eta = b rho / 4 must stay below 1 (the hard-sphere pole of the equation).
         // The pole of the equation (eta = b rho / 4 = 1): every density must stay below it
         // (an expression's and the noise's are checked node by node, Simulation::initial_densities).
         if (!(spec.initial_density * (1 + spec.initial_noise) * p.b / 4 < 1) && spec.initial_density_expression.empty())
@@ -666,7 +665,7 @@ MemoryEstimate estimate_memory(const CaseSpec& spec) {
     m.population_bytes = storage::copies_of(spec.model.streaming) * q * storage::bytes_of(spec.model.precision) * stored;
     m.node_kind_bytes = stored;
     // Shan-Chen's psi field, in the arithmetic type (FP16 storage computes in FP32).
-    if (spec.multiphase.enabled) m.population_bytes += (spec.model.precision == sim::Precision::FP64 ? 8 : 4) * stored;
+    if (spec.multiphase.enabled) m.population_bytes += storage::compute_bytes_of(spec.model.precision) * stored;
     m.output_bytes = (spec.thermal.enabled ? 5 : 4) * 8 * cells;  // density, velocity (and temperature), double
     // initial.density by expression or noise: the densities and velocities placed (host, doubles).
     if (!spec.initial_density_expression.empty() || spec.initial_noise > 0)

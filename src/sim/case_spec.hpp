@@ -132,12 +132,7 @@ struct MultiphaseSpec {
     /// multiphase.wall_density: the density whose pseudopotential walls and obstacles
     /// present to the fluid (wetting); not given (< 0): neutral walls (the node's own psi).
     double wall_density = -1;
-    bool operator==(const MultiphaseSpec& o) const {
-        const auto& a = shan_chen;
-        const auto& b = o.shan_chen;
-        return enabled == o.enabled && wall_density == o.wall_density && a.psi == b.psi && a.g == b.g &&
-               a.rho0 == b.rho0 && a.a == b.a && a.b == b.b && a.r == b.r && a.temperature == b.temperature;
-    }
+    bool operator==(const MultiphaseSpec&) const = default;
 };
 
 struct RunSpec {

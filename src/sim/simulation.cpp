@@ -161,6 +161,16 @@ namespace {
 /// domain.storage: "auto" takes sparse where it is offered for the case's model, the
 /// box is not split over ranks, and the stored tiles hold at most 90% of the box's
 /// nodes (below that, the memory saved outweighs the tile map's extra reads).
+/// The whole-box node of the local box's cell p, and where expressions of x, y, z see it:
+/// node i at x = i, or in an SI case at (i + 1/2) dx in m (sim/units.hpp).
+void expression_position(const CaseSpec& spec, const parallel::Subdomain& sub, const int (&p)[3], int (&node)[3],
+                         double (&x)[3]) {
+    for (int a = 0; a < 3; ++a) {
+        node[a] = sub.global_coordinate(a, p[a]);
+        x[a] = spec.units.si ? spec.units.node_position(node[a]) : double(node[a]);
+    }
+}
+
 storage::Storage storage_of(const CaseSpec& spec, const backend::EngineSetup& s, bool decomposed) {
     if (spec.storage == StorageChoice::Dense) return storage::Storage::Dense;
     if (spec.storage == StorageChoice::Sparse) return storage::Storage::Sparse;
@@ -455,20 +465,16 @@ std::vector<double> Simulation::initial_densities() const {
     const auto g = local_grid(spec_, sub_);
     std::vector<double> rho(std::size_t(g.cells()));
     for (std::int64_t c = 0; c < g.cells(); ++c) {
-        int p[3];
+        int p[3], node[3];
         g.coordinates(c, p);
         double x[3];
-        for (int a = 0; a < 3; ++a) {
-            x[a] = sub_.global_coordinate(a, p[a]);
-            if (spec_.units.si) x[a] = spec_.units.node_position(x[a]);
-        }
+        expression_position(spec_, sub_, p, node, x);
         double r = given ? e(x[0], x[1], x[2], 0.0) : spec_.initial_density;
         if (spec_.initial_noise > 0) {
             // splitmix64 of the node's whole-box index and the seed: a uniform draw in [-1, 1).
-            std::uint64_t z = spec_.initial_seed * 0x9e3779b97f4a7c15ull + std::uint64_t(sub_.global_coordinate(0, p[0])) +
+            std::uint64_t z = spec_.initial_seed * 0x9e3779b97f4a7c15ull + std::uint64_t(node[0]) +
                               std::uint64_t(spec_.size[0]) *
-                                  (std::uint64_t(sub_.global_coordinate(1, p[1])) +
-                                   std::uint64_t(spec_.size[1]) * std::uint64_t(sub_.global_coordinate(2, p[2])));
+                                  (std::uint64_t(node[1]) + std::uint64_t(spec_.size[1]) * std::uint64_t(node[2]));
             z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
             z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
             z ^= z >> 31;
@@ -479,9 +485,8 @@ std::vector<double> Simulation::initial_densities() const {
                           !(r * mp.shan_chen.b / 4 < 1);
         if (!(std::isfinite(r) && r > 0) || pole)
             throw CaseError("initial.density = " + (given ? "\"" + e.text() + "\"" : value_text(spec_.initial_density)) +
-                            " is " + value_text(r) + " at (" + std::to_string(sub_.global_coordinate(0, p[0])) + ", " +
-                            std::to_string(sub_.global_coordinate(1, p[1])) + ", " +
-                            std::to_string(sub_.global_coordinate(2, p[2])) + "): must be a number > 0" +
+                            " is " + value_text(r) + " at (" + std::to_string(node[0]) + ", " + std::to_string(node[1]) +
+                            ", " + std::to_string(node[2]) + "): must be a number > 0" +
                             (pole ? " and below Carnahan-Starling's pole 4 / b = " + value_text(4 / mp.shan_chen.b) : ""));
         rho[std::size_t(c)] = r;
     }
@@ -511,13 +516,10 @@ void Simulation::allocate() {
         const auto g = local_grid(spec_, sub_);
         std::vector<double> theta(std::size_t(g.cells())), u(3 * theta.size());
         for (std::int64_t c = 0; c < g.cells(); ++c) {
-            int p[3];
+            int p[3], node[3];
             g.coordinates(c, p);
             double x[3];
-            for (int a = 0; a < 3; ++a) {  // an SI case: node i at (i + 1/2) dx (sim/units.hpp)
-                x[a] = sub_.global_coordinate(a, p[a]);
-                if (spec_.units.si) x[a] = spec_.units.node_position(x[a]);
-            }
+            expression_position(spec_, sub_, p, node, x);
             const double T = e(x[0], x[1], x[2], 0.0);
             if (!std::isfinite(T))
                 throw CaseError("thermal.initial_temperature = \"" + e.text() + "\" is NaN/Inf at (" +

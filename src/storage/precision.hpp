@@ -11,5 +11,8 @@ constexpr const char* name_of(Precision p) {
     return p == Precision::FP64 ? "fp64" : p == Precision::FP32 ? "fp32" : "fp16";
 }
 constexpr int bytes_of(Precision p) { return p == Precision::FP64 ? 8 : p == Precision::FP32 ? 4 : 2; }
+/// Bytes of the arithmetic type (FP16 storage computes in FP32): per-cell fields such as
+/// Shan-Chen's psi are kept in it.
+constexpr int compute_bytes_of(Precision p) { return p == Precision::FP64 ? 8 : 4; }
 
 }  // namespace barracuda::storage

@@ -149,8 +149,7 @@ public:
 
     std::vector<double> sample(const std::vector<std::int64_t>& cells) override {
         std::vector<double> out(5 * cells.size());
-        const Kernel k = make_kernel();
-        if constexpr (interacting) macro_pass(k);
+        const Kernel k = observing_kernel();
         for (std::size_t j = 0; j < cells.size(); ++j) {
             T r, v[3], th;
             k.macroscopic(cells[j], r, v, th);
@@ -161,8 +160,7 @@ public:
 
     void accumulate() override {
         if (sums_.empty()) sums_.assign(std::size_t(mean_components) * std::size_t(cells_), 0.0);
-        const Kernel k = make_kernel();
-        if constexpr (interacting) macro_pass(k);
+        const Kernel k = observing_kernel();
         double* s = sums_.data();
         const std::int64_t n = cells_;
 #pragma omp parallel for schedule(static)
@@ -204,8 +202,7 @@ public:
 
     Observation observe(double lo, double hi, bool track_change) override {
         if (track_change && prev_u_.empty()) prev_u_.assign(3 * cells_, T(0));
-        const Kernel k = make_kernel();
-        if constexpr (interacting) macro_pass(k);
+        const Kernel k = observing_kernel();
         kernel::Partial total = kernel::Partial::identity();
 #pragma omp parallel
         {
@@ -272,8 +269,7 @@ private:
     /// scalar_field() and fields_native() alike.
     template <class R>
     void macroscopic_into(R* rho, R* u, R* theta) const {
-        const Kernel k = make_kernel();
-        if constexpr (interacting) macro_pass(k);
+        const Kernel k = observing_kernel();
 #pragma omp parallel for schedule(static)
         for (std::int64_t c = 0; c < cells_; ++c) {
             T r, v[3], th;
@@ -290,6 +286,12 @@ private:
     void macro_pass(const Kernel& k) const {
 #pragma omp parallel for schedule(static)
         for (std::int64_t c = 0; c < cells_; ++c) k.scalar.macro_field(k.in, c);
+    }
+    /// The kernel whose macroscopic() observers read: Shan-Chen's field refreshed first.
+    Kernel observing_kernel() const {
+        const Kernel k = make_kernel();
+        if constexpr (interacting) macro_pass(k);
+        return k;
     }
 
     using Cursor = typename Kernel::Cursor;
