@@ -56,6 +56,10 @@ struct EngineSetup {
     /// walls and obstacles by the pseudopotential of wall_density (< 0: neutral walls).
     physics::ShanChenParameters shan_chen{};
     double wall_density = -1;
+    /// CoupledKind::ShanChenBinary (kernel/binary.hpp): component B's relaxation time (A's
+    /// is tau) and its initial density where Engine::initialize_scalar gives none.
+    double tau_b = 0.6;
+    double density_b = 1;
     /// Sparse: the engine stores the 4x4x4 tiles holding a non-solid node
     /// (backend/tiled_engine.hpp); everything else in the setup, and every per-cell
     /// vector the engine takes or gives, stays that of the dense box.

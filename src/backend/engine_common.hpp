@@ -5,6 +5,7 @@
 #include <cmath>
 #include <stdexcept>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "backend/engine.hpp"
@@ -18,6 +19,11 @@
 
 namespace barracuda::backend {
 
+/// The Shan-Chen models' per-cell psi fields: one a component.
+inline int psi_fields(const EngineSetup& s) {
+    return s.scalar == lattice::CoupledKind::ShanChen ? 1 : s.scalar == lattice::CoupledKind::ShanChenBinary ? 2 : 0;
+}
+
 template <class L, class Eq, class Store>
 std::string describe(const char* backend, const EngineSetup& s) {
     std::string d = std::string(backend) + " " + L::name + " " + physics::name_of(s.collision) + " " + Eq::name + " " +
@@ -27,15 +33,17 @@ std::string describe(const char* backend, const EngineSetup& s) {
 }
 
 /// Bytes moved per cell update: Q loads and Q stores of the storage type plus the
-/// cell's node-class byte (bulk cells read no neighbour's class); a coupled scalar's
-/// populations too.
+/// cell's node-class byte (bulk cells read no neighbour's class); a coupled scalar's or
+/// second component's populations too.
 template <class L>
 std::int64_t bytes_per_cell_update(const EngineSetup& s) {
-    const std::int64_t b = storage::bytes_per_cell_update(L::Q + lattice::velocities_of(s.scalar), s.precision);
-    // Shan-Chen: the macro-field pass reads the populations once more and writes psi, the
-    // stream-collide pass reads psi (its neighbours' from cache); psi in the arithmetic type.
-    return s.scalar == lattice::CoupledKind::ShanChen
-               ? b + L::Q * storage::bytes_of(s.precision) + 1 + 2 * storage::compute_bytes_of(s.precision)
+    const int q = L::Q + lattice::second_velocities(s.scalar, L::Q);
+    const std::int64_t b = storage::bytes_per_cell_update(q, s.precision);
+    // Shan-Chen: the macro-field pass reads the populations once more and writes its
+    // psi fields (one a component), the stream-collide pass reads them (its neighbours'
+    // from cache); psi in the arithmetic type.
+    return lattice::is_shan_chen(s.scalar)
+               ? b + q * storage::bytes_of(s.precision) + 1 + 2 * psi_fields(s) * storage::compute_bytes_of(s.precision)
                : b;
 }
 
@@ -46,11 +54,10 @@ std::int64_t memory_bytes(const EngineSetup& s) {
     std::int64_t links = 0;
     for (const auto& list : s.force_links) links += std::int64_t(list.size() * sizeof(kernel::ForceLink));
     links += std::int64_t(s.wall_links.size() * (sizeof(kernel::WallLink) + sizeof(double)));
-    const std::int64_t field = s.scalar == lattice::CoupledKind::ShanChen ? storage::compute_bytes_of(s.precision)
-                                                                          : 0;  // psi, per cell
-    return s.grid.cells() * (storage::memory_bytes_per_cell(L::Q + lattice::velocities_of(s.scalar), s.precision,
-                                                            s.pattern) +
-                             field) +
+    const std::int64_t fields = psi_fields(s) * storage::compute_bytes_of(s.precision);  // per cell
+    return s.grid.cells() * (storage::memory_bytes_per_cell(L::Q + lattice::second_velocities(s.scalar, L::Q),
+                                                            s.precision, s.pattern) +
+                             fields) +
            links;
 }
 
@@ -132,13 +139,50 @@ Part make_pseudopotential_part(const EngineSetup& s, T* psi) {
     return p;
 }
 
-/// Whether the kernel's collision takes a force: a body force, a buoyancy, or the
+/// The two-component part (kernel/binary.hpp) from the setup, over component B's store and
+/// the engine's two psi fields (psi_A for every cell, then psi_B).
+template <class Part, class Store, class T>
+Part make_binary_part(const EngineSetup& s, const Store& store, T* psi) {
+    Part p{};
+    p.store = store;
+    p.psi_a = psi;
+    p.psi_b = psi + s.grid.cells();
+    p.parameters = s.shan_chen;
+    p.omega_a = T(1 / s.tau);
+    p.omega_b = T(1 / s.tau_b);
+    return p;
+}
+
+/// Whether the kernel's collision takes a force: a body force, a buoyancy, or a
 /// Shan-Chen interaction.
 inline bool forced(const EngineSetup& s) {
-    bool any = s.scalar == lattice::CoupledKind::ShanChen;
+    bool any = lattice::is_shan_chen(s.scalar);
     for (int a = 0; a < 3; ++a)
         any = any || s.force[a] != 0 || (lattice::is_scalar(s.scalar) && s.thermal.buoyancy[a] != 0);
     return any;
+}
+
+/// The second distribution's initial state where none is given: a scalar's initial
+/// theta, or the second component's density.
+inline double second_initial(const EngineSetup& s) {
+    return s.scalar == lattice::CoupledKind::ShanChenBinary ? s.density_b : s.thermal.initial;
+}
+
+/// The second distribution's initial state at every fluid cell: a scalar's equilibrium
+/// of (theta, u) (place_scalar), or the second component's of (rho_B, u)
+/// (place_equilibrium). values: one per cell, or one for all.
+template <class L, class Eq, class Ls, class Store>
+void place_second(const EngineSetup& s, const std::vector<std::uint8_t>& node_class, const Store& previous,
+                  const std::vector<double>& values, const std::vector<double>& u) {
+    if constexpr (std::is_same_v<Ls, lattice::SecondComponent>) {
+        const std::size_t cells = std::size_t(s.grid.cells());
+        if ((values.size() != 1 && values.size() != cells) || u.size() != 3 * cells)
+            throw std::invalid_argument("initialize_scalar: rho_B needs 1 value per cell, u 3");
+        place_equilibrium<L, Eq>(s, node_class, previous, values.size() == 1 ? std::vector<double>(cells, values[0]) : values,
+                                 u, {});
+    } else {
+        place_scalar<L, Ls>(s, node_class, previous, values, u);
+    }
 }
 
 /// Post-collision populations of the last step as [i * cells + cell] (zero in

@@ -144,7 +144,7 @@ std::string table_refusal(const Configuration& c) {
     if (text.empty()) {
         text = std::string("model.lattice, precision, equilibrium, collision, streaming") +
                (lattice::is_scalar(c.scalar)                         ? ", thermal.lattice"
-                : c.scalar == lattice::CoupledKind::ShanChen ? ", multiphase.model"
+                : lattice::is_shan_chen(c.scalar)             ? ", multiphase.model"
                                                               : "") +
                (c.storage != storage::Storage::Dense ? ", domain.storage" : "") + " = " + name_of(c) + ": not offered";
         const std::string near = nearest(c);
@@ -239,9 +239,10 @@ std::string refusal(const Request& r) {
     for (int f = 0; f < 6; ++f)
         if (auto why = face_refusal(r, f); !why.empty()) return why;
     if (r.several_ranks) {
-        if (c.scalar == lattice::CoupledKind::ShanChen)
-            return "multiphase.model = \"shan-chen\" runs on one rank for now (its psi field has no halo exchange "
-                   "yet); run without mpirun or with one rank";
+        if (lattice::is_shan_chen(c.scalar))
+            return "multiphase.model = \"" + std::string(lattice::name_of(c.scalar)) +
+                   "\" runs on one rank for now (its psi fields have no halo exchange yet); run without mpirun or "
+                   "with one rank";
         if (c.lattice == lattice::Kind::D3Q13)
             return "model.lattice = \"D3Q13\" runs on one rank for now (its halo would carry one sub-lattice); run "
                    "without mpirun or use D3Q19";

@@ -45,13 +45,13 @@ std::vector<std::string> known_keys() {
         "model.tau", "model.viscosity", "model.trt_magic", "model.smagorinsky",
         "model.mrt.s_e", "model.mrt.s_eps", "model.mrt.s_q", "model.mrt.s_pi", "model.mrt.s_m",
         "domain.size", "domain.periodic", "domain.decomposition", "domain.storage",
-        "initial.density", "initial.velocity", "initial.density_noise", "initial.seed",
+        "initial.density", "initial.velocity", "initial.density_noise", "initial.seed", "initial.density_b",
         "force.body",
         "thermal.lattice", "thermal.diffusivity", "thermal.prandtl", "thermal.collision", "thermal.trt_magic",
         "thermal.expansion", "thermal.gravity", "thermal.reference_temperature", "thermal.initial_temperature",
         "thermal.turbulent_prandtl",
         "multiphase.model", "multiphase.pseudopotential", "multiphase.g", "multiphase.rho0", "multiphase.a",
-        "multiphase.b", "multiphase.gas_constant", "multiphase.temperature", "multiphase.wall_density",
+        "multiphase.b", "multiphase.gas_constant", "multiphase.temperature", "multiphase.wall_density", "multiphase.viscosity_b",
         "forces.obstacles", "forces.reference_velocity", "forces.reference_area", "forces.flow_axis",
         "forces.lift_axis", "forces.interval",
         "run.steps", "run.steady_tolerance", "run.check_interval", "run.density_range", "run.backend",
@@ -862,15 +862,56 @@ void read_thermal(const Section& t, sim::CaseSpec& spec) {
     }
 }
 
-// [multiphase]: the single-component Shan-Chen liquid-vapour model (seed 003 §2.2.1,
-// physics/shan_chen.hpp). Ranges are checked in check_case.
-void read_multiphase(const Section& m, sim::CaseSpec& spec) {
+// [multiphase]: the Shan-Chen models (seed 003 §2.2.1, physics/shan_chen.hpp): one
+// component (liquid and vapour) or two (binary). Ranges are checked in check_case.
+void read_multiphase(const Section& m, const Section& init, sim::CaseSpec& spec) {
+    if (init.has("density_b") && !m.present())
+        init.fail("density_b", "initial.density_b is component B's density of [multiphase] model = "
+                               "\"shan-chen-binary\"; add that table");
     if (!m.present()) return;
     sim::MultiphaseSpec& mp = spec.multiphase;
     mp.enabled = true;
-    if (!read_choice(m, "model", std::array<std::string_view, 1>{"shan-chen"}, std::array{0}))
-        m.fail_missing("model", "choose \"shan-chen\" (the single-component liquid-vapour model)");
+    const auto model = read_choice(m, "model", std::array<std::string_view, 2>{"shan-chen", "shan-chen-binary"},
+                                   std::array{false, true});
+    if (!model)
+        m.fail_missing("model", "choose \"shan-chen\" (one component: liquid and vapour) or \"shan-chen-binary\" "
+                                "(two components)");
+    mp.binary = *model;
     physics::ShanChenParameters& p = mp.shan_chen;
+    if (mp.binary) {
+        // Two components (kernel/binary.hpp): the exponential pseudopotential psi = rho0 (1 -
+        // exp(-rho / rho0)) of seed 003 (rho0 = 1), G > 0 repelling; B's viscosity and density.
+        for (const char* k : {"a", "b", "gas_constant", "temperature", "wall_density"})
+            if (m.has(k))
+                m.fail(k, "model = \"shan-chen-binary\" takes pseudopotential, g, rho0 and viscosity_b (its walls "
+                          "are neutral); this key belongs to model = \"shan-chen\"");
+        // psi = rho by default (Martys & Chen 1996; Sailfish's default for seed 003's cases).
+        p.psi = read_choice(m, "pseudopotential", std::array<std::string_view, 2>{"linear", "exponential"},
+                            std::array{physics::Pseudopotential::Linear, physics::Pseudopotential::Exponential})
+                    .value_or(physics::Pseudopotential::Linear);
+        if (m.has("rho0") && p.psi != physics::Pseudopotential::Exponential)
+            m.fail("rho0", "multiphase.rho0 is the exponential pseudopotential's");
+        // G = 1.2 (Sailfish's own binary Poiseuille example): two phases with each
+        // component's density positive everywhere. Seed 003's G = 1.5 (§5.3, at the edge of
+        // stability by its own account) gives a sharper interface, but the minor component's
+        // density dips below zero beside it and at walls (measured: -0.0025 against a major
+        // 1.04 in its 64 x 256 channel; cases/binary_poiseuille.toml).
+        p.g = m.number("g").value_or(1.2);
+        p.rho0 = m.number("rho0").value_or(1.0);
+        mp.viscosity_b = m.number("viscosity_b").value_or(mp.viscosity_b);
+        if (!m.has("viscosity_b"))
+            m.fail_missing("viscosity_b", "component B's kinematic viscosity in lattice units (A's is "
+                                          "model.viscosity)");
+        const auto d = init.number_or_text("density_b");
+        if (!d) init.fail_missing("density_b", "component B's initial density (a number or an expression of x, y, z)");
+        if (const auto* text = std::get_if<std::string>(&*d))
+            mp.density_b_expression = parsed_expression(init, "density_b", *text, spec.size);
+        else
+            mp.density_b = std::get<double>(*d);
+        return;
+    }
+    if (m.has("viscosity_b")) m.fail("viscosity_b", "this key belongs to model = \"shan-chen-binary\"");
+    if (init.has("density_b")) init.fail("density_b", "initial.density_b belongs to model = \"shan-chen-binary\"");
     p.psi = read_choice(m, "pseudopotential", std::array<std::string_view, 2>{"exponential", "carnahan-starling"},
                         std::array{physics::Pseudopotential::Exponential, physics::Pseudopotential::CarnahanStarling})
                 .value_or(p.psi);
@@ -926,7 +967,7 @@ sim::CaseSpec read_case(const toml::table& root, const detail::Origin& origin, c
     }
 
     read_thermal(top.table("thermal"), spec);
-    read_multiphase(top.table("multiphase"), spec);
+    read_multiphase(top.table("multiphase"), init, spec);
     // The exact difference method by default with [multiphase]: its coexistence and
     // stability at large density ratios (Carnahan-Starling below 0.8 T_c diverged with
     // Guo's forcing here, ran with EDM down to 0.6 T_c; Kupershtokh et al. 2009).

@@ -14,6 +14,9 @@ struct FieldSet {
     std::vector<double> velocity;        // three per cell, interleaved (empty: not written)
     std::vector<double> temperature;     // one per cell, a [thermal] case's (empty: not written)
     std::vector<double> pressure;        // one per cell, an SI case's p - p_0 in Pa, or [multiphase]'s p (empty: not written)
+    // A two-component case's (kernel/binary.hpp; density is then rho_A + rho_B): each
+    // component's density and the order parameter phi = (rho_A - rho_B) / (rho_A + rho_B).
+    std::vector<double> density_a, density_b, phi;
     /// One per cell, time averages only: sqrt(<u.u> - <u>.<u>), the velocity's rms
     /// fluctuation (empty: not written).
     std::vector<double> fluctuation;

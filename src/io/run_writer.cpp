@@ -107,6 +107,7 @@ void RunWriter::truncate_to(std::int64_t step) {
     truncate(probes_, step);
     truncate(permeability_log_, step);
     truncate(events_, step);
+    truncate(multiphase_log_, step);
 }
 
 void RunWriter::truncate(CsvLog& log, std::int64_t step) {
@@ -135,13 +136,19 @@ void RunWriter::write(std::int64_t step, const std::vector<double>& rho, const s
     if (step == last_step_) return;  // the final state can coincide with an output interval
     last_step_ = step;
     write_permeability(step, u);
+    if (spec_.multiphase.enabled) write_multiphase(step, rho, u, temperature);
     const auto& o = spec_.output;
     FieldSet fields;
     fields.size = sub_.owned_size;
     fields.offset = sub_.owned_origin;
     if (o.density) fields.density = rho;
     if (o.velocity || o.png) fields.velocity = u;
-    if (o.temperature) fields.temperature = temperature;
+    // The second distribution's field: a binary case's rho_B (with the densities), else the temperature.
+    if (spec_.multiphase.binary) {
+        if (o.density) fields.density_b = temperature;
+    } else if (o.temperature) {
+        fields.temperature = temperature;
+    }
     in_output_units(fields);
     fields.node_kind = kinds_;  // also tells the PNG which nodes are solid
 
@@ -215,7 +222,8 @@ namespace {
 // components, in a fixed order.
 constexpr std::pair<std::vector<double> FieldSet::*, int> plane_fields[] = {
     {&FieldSet::velocity, 3}, {&FieldSet::density, 1}, {&FieldSet::pressure, 1},
-    {&FieldSet::temperature, 1}, {&FieldSet::fluctuation, 1}};
+    {&FieldSet::temperature, 1}, {&FieldSet::fluctuation, 1}, {&FieldSet::density_a, 1},
+    {&FieldSet::density_b, 1}, {&FieldSet::phi, 1}};
 
 // The plane at global index `index` along `axis`, assembled on rank 0 from the ranks
 // whose block it crosses: every field `mine` holds, and the node kinds.
@@ -301,6 +309,22 @@ std::array<double, 2> RunWriter::coefficients(const sim::ForceReportSpec& f, con
 }
 
 void RunWriter::in_output_units(FieldSet& fields) const {
+    if (spec_.multiphase.binary) {
+        // Two components: density holds rho_A, density_b rho_B (Engine::fields and
+        // scalar_field); written as the total, each component, phi and the pressure
+        // p = cs2 (rho_A + rho_B) + G cs2 psi_A psi_B (physics/shan_chen.hpp; cs2 = 1/3).
+        if (fields.density.empty() || fields.density_b.size() != fields.density.size()) return;
+        fields.density_a = fields.density;
+        fields.phi.resize(fields.density.size());
+        fields.pressure.resize(fields.density.size());
+        for (std::size_t c = 0; c < fields.density.size(); ++c) {
+            const double a = fields.density_a[c], b = fields.density_b[c];
+            fields.density[c] = a + b;
+            fields.phi[c] = (a - b) / (a + b);
+            fields.pressure[c] = physics::binary_pressure(spec_.multiphase.shan_chen, a, b, 1.0 / 3.0);
+        }
+        return;
+    }
     if (spec_.multiphase.enabled) {
         // A liquid and its vapour: the pressure of the model's equation of state beside the
         // density, p = rho cs2 + G cs2 psi^2 / 2 (physics/shan_chen.hpp; lattice units, which
@@ -330,8 +354,12 @@ void RunWriter::write_mean(const sim::MeanFields& mean) {
     f.density = mean.rho;
     f.velocity = mean.u;
     f.fluctuation = mean.fluctuation;
-    f.temperature = mean.theta;
-    for (double& t : f.temperature) t += spec_.thermal.reference;
+    if (spec_.multiphase.binary) {
+        f.density_b = mean.theta;  // the mean of rho_B (Engine::accumulate's theta)
+    } else {
+        f.temperature = mean.theta;
+        for (double& t : f.temperature) t += spec_.thermal.reference;
+    }
     in_output_units(f);
     f.node_kind = kinds_;
     const std::string name = write_dataset("mean", f);
@@ -511,6 +539,19 @@ void RunWriter::write_permeability(std::int64_t step, const std::vector<double>&
                csv_number(velocity) + ',' + csv_number(permeability_.k * dx * dx) + "\n");
 }
 
+void RunWriter::write_multiphase(std::int64_t step, const std::vector<double>& rho, const std::vector<double>& u,
+                                 const std::vector<double>& second) {
+    if (!lead_) return;  // one rank (the Shan-Chen models' psi fields have no halo)
+    const bool binary = spec_.multiphase.binary;
+    const auto m = sim::multiphase_integrals(spec_, kinds_, rho, u, binary ? second : std::vector<double>{});
+    const std::string header = std::string("step,time,") + (binary ? "mass_a,mass_b" : "mass") +
+                               ",kinetic_energy,max_speed,interface\n";
+    std::string row = std::to_string(step) + ',' + csv_number(time_of(step)) + ',' + csv_number(m.mass_a);
+    if (binary) row += ',' + csv_number(m.mass_b);
+    row += ',' + csv_number(m.kinetic_energy) + ',' + csv_number(m.max_speed) + ',' + csv_number(m.interface) + "\n";
+    append(multiphase_log_, header, row);
+}
+
 void RunWriter::write_probes(std::int64_t step, const std::vector<double>& values) {
     if (!lead_) return;  // every rank holds every probe's values
     const bool si = spec_.units.si, thermal = spec_.thermal.enabled;
@@ -543,6 +584,7 @@ void RunWriter::flush() {
     flush(forces_);
     flush(probes_);
     flush(permeability_log_);
+    flush(multiphase_log_);
     flush(events_);
 }
 

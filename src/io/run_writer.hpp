@@ -117,6 +117,10 @@ private:
     void write_heat_balance(const sim::MeanFields& mean);
     /// Darcy's permeability of the fields written at `step` (sim::darcy_axis).
     void write_permeability(std::int64_t step, const std::vector<double>& u);
+    /// A [multiphase] case's integrals of the fields written at `step` (multiphase.csv;
+    /// sim::multiphase_integrals): rho, u and rho_B (two components) in lattice units.
+    void write_multiphase(std::int64_t step, const std::vector<double>& rho, const std::vector<double>& u,
+                          const std::vector<double>& second);
 public:
     /// The last window's heat balance (empty rows: none written yet).
     const HeatBalance& last_heat_balance() const { return balance_; }
@@ -132,7 +136,7 @@ private:
     HeatBalance balance_;
     Permeability permeability_;
     CsvLog forces_{"forces.csv"}, probes_{"probes.csv"}, permeability_log_{"permeability.csv"},
-        events_{"events.csv"};
+        events_{"events.csv"}, multiphase_log_{"multiphase.csv"};
 };
 
 }  // namespace barracuda::io

@@ -136,6 +136,9 @@ void write_vti(const std::filesystem::path& file, const FieldSet& fields, const 
     add("velocity", "Float64", 3, fields.velocity.size(), as_bytes(fields.velocity));
     add("temperature", "Float64", 1, fields.temperature.size(), as_bytes(fields.temperature));
     add("pressure", "Float64", 1, fields.pressure.size(), as_bytes(fields.pressure));
+    add("density_a", "Float64", 1, fields.density_a.size(), as_bytes(fields.density_a));
+    add("density_b", "Float64", 1, fields.density_b.size(), as_bytes(fields.density_b));
+    add("phi", "Float64", 1, fields.phi.size(), as_bytes(fields.phi));
     add("velocity_fluctuation", "Float64", 1, fields.fluctuation.size(), as_bytes(fields.fluctuation));
     add("node_kind", "UInt8", 1, fields.node_kind.size(), as_bytes(fields.node_kind));
 
@@ -199,6 +202,10 @@ void write_pvti(const std::filesystem::path& file, const std::array<int, 3>& who
         xml += "      <PDataArray type=\"Float64\" Name=\"temperature\" NumberOfComponents=\"1\"/>\n";
     if (!like.pressure.empty())
         xml += "      <PDataArray type=\"Float64\" Name=\"pressure\" NumberOfComponents=\"1\"/>\n";
+    for (const auto& [name, field] : {std::pair{"density_a", &like.density_a}, std::pair{"density_b", &like.density_b},
+                                      std::pair{"phi", &like.phi}})
+        if (!field->empty())
+            xml += std::string("      <PDataArray type=\"Float64\" Name=\"") + name + "\" NumberOfComponents=\"1\"/>\n";
     if (!like.fluctuation.empty())
         xml += "      <PDataArray type=\"Float64\" Name=\"velocity_fluctuation\" NumberOfComponents=\"1\"/>\n";
     if (!like.node_kind.empty()) xml += "      <PDataArray type=\"UInt8\" Name=\"node_kind\" NumberOfComponents=\"1\"/>\n";

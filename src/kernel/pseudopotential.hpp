@@ -34,10 +34,33 @@ namespace barracuda::kernel {
 
 using storage::index_t;
 
+/// The velocity c_i with its component along `axis` set to zero (0: the rest velocity):
+/// the link from a free-slip face's mirror image (a symmetry plane's ψ).
+template <class L>
+BARRACUDA_HD int projected_velocity(int i, int axis) {
+    int found = 0;
+    BARRACUDA_UNROLL
+    for (int j = 0; j < L::Q; ++j) {
+        bool same = true;
+        for (int a = 0; a < 3; ++a) same = same && L::c(j, a) == (a == axis ? 0 : L::c(i, a));
+        if (same) found = j;
+    }
+    return found;
+}
+
+/// sum += w_i p c_i: one link's term of the interaction sum_i w_i psi(x - c_i) c_i.
+template <class L, class T>
+BARRACUDA_HD void add_link_term(int i, T p, T (&sum)[3]) {
+    const T wp = T(L::w(i)) * p;
+    BARRACUDA_UNROLL
+    for (int a = 0; a < 3; ++a) sum[a] += wp * T(L::c(i, a));
+}
+
 template <class L, class T>
 struct PseudopotentialPart {
     static constexpr bool present = false;     // no populations of its own
     static constexpr bool interacting = true;  // a macro-field pass, a force from neighbours
+    static constexpr bool binary = false;      // one component (two: kernel/binary.hpp)
     static constexpr int Q = 1;                // array sizes in code that `if constexpr` removes
 
     T* psi = nullptr;  // per cell: the macro-field pass writes it, the stream-collide pass reads it
@@ -87,7 +110,7 @@ struct PseudopotentialPart {
             if (link.kind == LinkKind::Wall && faces.type[link.wall] == boundary::FaceType::FreeSlip) {
                 // A symmetry plane half a spacing out: the mirror image of x - c_i is x - c_j,
                 // c_j = c_i without its normal component (x itself for a normal link).
-                const int j = projected(i, boundary::Parameters::axis(link.wall));
+                const int j = projected_velocity<L>(i, boundary::Parameters::axis(link.wall));
                 const LinkSource image = link_source<L>(layout, faces, node_class, pos, j);
                 p = j == 0 || image.kind != LinkKind::Streamed ? own : psi[image.from];
             }
@@ -100,22 +123,7 @@ struct PseudopotentialPart {
     BARRACUDA_HD PseudopotentialPart fixed() const { return *this; }
 
 private:
-    /// The velocity c_i with its component along `axis` set to zero (0: the rest velocity).
-    BARRACUDA_HD static int projected(int i, int axis) {
-        int found = 0;
-        BARRACUDA_UNROLL
-        for (int j = 0; j < L::Q; ++j) {
-            bool same = true;
-            for (int a = 0; a < 3; ++a) same = same && L::c(j, a) == (a == axis ? 0 : L::c(i, a));
-            if (same) found = j;
-        }
-        return found;
-    }
-    BARRACUDA_HD static void add(int i, T p, T (&sum)[3]) {
-        const T wp = T(L::w(i)) * p;
-        BARRACUDA_UNROLL
-        for (int a = 0; a < 3; ++a) sum[a] += wp * T(L::c(i, a));
-    }
+    BARRACUDA_HD static void add(int i, T p, T (&sum)[3]) { add_link_term<L>(i, p, sum); }
     BARRACUDA_HD void finish(T own, const T (&base)[3], const T (&sum)[3], T (&force)[3]) const {
         const T k = T(parameters.g) * own;
         BARRACUDA_UNROLL

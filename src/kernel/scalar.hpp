@@ -13,6 +13,7 @@
 
 #include "boundary/parameters.hpp"
 #include "boundary/scalar_faces.hpp"
+#include "kernel/binary.hpp"
 #include "kernel/links.hpp"
 #include "kernel/pseudopotential.hpp"
 #include "kernel/reflecting_cells.hpp"
@@ -40,6 +41,7 @@ struct ScalarPart {
     using T = typename Store::compute_type;
     static constexpr bool present = true;
     static constexpr bool interacting = false;  // no macro-field pass (kernel/pseudopotential.hpp)
+    static constexpr bool binary = false;       // a scalar, not a fluid component (kernel/binary.hpp)
     static constexpr int Q = Ls::Q;
 
     Store store;
@@ -244,6 +246,7 @@ struct ScalarPart {
 struct NoScalarPart {
     static constexpr bool present = false;
     static constexpr bool interacting = false;
+    static constexpr bool binary = false;
     static constexpr int Q = 1;  // array sizes in code that `if constexpr` removes
     template <int>
     BARRACUDA_HD NoScalarPart fixed() const { return {}; }
@@ -263,7 +266,17 @@ template <class Store>
 struct ScalarPartOf<lattice::ShanChenField, Store> {
     using type = PseudopotentialPart<typename Store::lattice_type, typename Store::compute_type>;
 };
+/// The second fluid component (sixth column shan-chen-binary): populations on the flow's lattice.
+template <class Store>
+struct ScalarPartOf<lattice::SecondComponent, Store> {
+    using type = BinaryPart<typename Store::lattice_type, Store>;
+};
 template <class Ls, class Store>
 using ScalarPartFor = typename ScalarPartOf<Ls, Store>::type;
+/// The store type of the second distribution: the scalar's lattice over the flow's pattern
+/// and precision, or the flow's own store for a second fluid component.
+template <class Ls, class Store>
+using SecondStoreFor = std::conditional_t<std::is_same_v<Ls, lattice::SecondComponent>, Store,
+                                          typename Store::template rebind<Ls>>;
 
 }  // namespace barracuda::kernel

@@ -236,7 +236,9 @@ template <class L, class Eq, class Store, class Ls = lattice::NoScalar>
 struct Observer {
     using T = typename Store::compute_type;
     using Scalar = ScalarPartFor<Ls, Store>;
-    static constexpr bool coupled = Scalar::present;
+    static constexpr bool coupled = Scalar::present;  // a second distribution (stored, exchanged, checkpointed)
+    static constexpr bool binary = Scalar::binary;    // ... a second fluid component (kernel/binary.hpp)
+    static constexpr bool thermal = coupled && !binary;  // ... a scalar (kernel/scalar.hpp)
     Gather<L, Eq, Store> in;
     Scalar scalar{};
 
@@ -248,7 +250,7 @@ struct Observer {
                                                     const int (&pos)[3], const T (&f)[L::Q], Gathered gathered,
                                                     const boundary::OpenFaceState<T>& face_state,
                                                     T (&g)[Scalar::Q], const Tally& tally = {}) {
-        if constexpr (coupled) {
+        if constexpr (thermal) {
             T u[3];
             if (gathered == Gathered::EquilibriumFace) {
                 u[0] = face_state.u[0], u[1] = face_state.u[1], u[2] = face_state.u[2];
@@ -266,7 +268,9 @@ struct Observer {
     BARRACUDA_HD static void macroscopic_of(const Gather<L, Eq, Store>& in, const Scalar& scalar, index_t cell,
                                             T& rho, T (&u)[3], T& theta) {
         theta = T(0);
-        if constexpr (!coupled && !Scalar::interacting) {
+        if constexpr (binary) {
+            scalar.macroscopic(in, cell, rho, u, theta);  // A's density, B's as theta
+        } else if constexpr (!coupled && !Scalar::interacting) {
             in.macroscopic(cell, rho, u);
         } else {
             const std::uint8_t k = path_of(in.node_class[cell]);
@@ -280,7 +284,7 @@ struct Observer {
             int pos[3];
             in.layout.position(cell, pos);
             const Gathered gathered = in.gather_boundary(cell, pos, f, face_state);
-            if constexpr (coupled) {
+            if constexpr (thermal) {
                 T g[Scalar::Q];
                 gather_scalar_boundary(in, scalar, cell, pos, f, gathered, face_state, g);
                 theta = physics::scalar_density<Ls>(g);
@@ -293,7 +297,7 @@ struct Observer {
             // The cell's force: the buoyancy of theta, or the Shan-Chen interaction (the field
             // of the coming step: the engines run the macro-field pass before they observe).
             T force[3];
-            if constexpr (coupled) scalar.force_at(theta, in.force, force);
+            if constexpr (thermal) scalar.force_at(theta, in.force, force);
             else scalar.force_boundary(in.layout, in.faces, in.node_class, cell, pos, in.force, force);
             const auto state = physics::cell_state<L, Eq>(f, force);
             rho = T(1) + state.drho;
@@ -309,7 +313,7 @@ struct Observer {
     /// boundary cells have such links; nothing without a scalar.
     BARRACUDA_HD static void scalar_flows_of(const Gather<L, Eq, Store>& in, const Scalar& scalar, index_t cell,
                                              double (&flows)[scalar_flow_rows]) {
-        if constexpr (coupled) {
+        if constexpr (thermal) {
             if (path_of(in.node_class[cell]) != Boundary) return;
             T f[L::Q];
             boundary::OpenFaceState<T> face_state;
@@ -337,7 +341,9 @@ struct StreamCollide {
     using Layout = typename Gather<L, Eq, Store>::Layout;
     using Cursor = typename Layout::Cursor;
     using Scalar = ScalarPartFor<Ls, Store>;
-    static constexpr bool coupled = Scalar::present;
+    static constexpr bool coupled = Scalar::present;  // a second distribution (stored, exchanged, checkpointed)
+    static constexpr bool binary = Scalar::binary;    // ... a second fluid component: its part updates the cell
+    static constexpr bool thermal = coupled && !binary;  // ... a scalar
     // The Shan-Chen interaction (kernel/pseudopotential.hpp): the force of each cell from
     // its neighbours' field. Its engines run every boundary cell through update_boundary
     // (a record does not say which of its reflected links cross an open face).
@@ -359,10 +365,14 @@ struct StreamCollide {
         int pos[3];
         in.layout.position(cell, pos);
         const auto s = in.layout.cursor(pos);
+        if constexpr (binary) {
+            scalar.update_bulk(in, cell, s);
+            return;
+        }
         if (in.faces.has_sponge) {
             T f[L::Q];
             in.gather_bulk(cell, s, f);
-            if constexpr (coupled) {
+            if constexpr (thermal) {
                 T g[Scalar::Q];
                 scalar.template gather_bulk<Layout>(cell, s, g);
                 collide_coupled(f, g);
@@ -382,9 +392,13 @@ struct StreamCollide {
     /// backend sweeps runs of such cells along x that share one cursor (backend/cpu),
     /// without the cell's position. Same sources, same arithmetic as update_bulk.
     BARRACUDA_HD void update_bulk_at(index_t cell, const Cursor& s) const {
+        if constexpr (binary) {
+            scalar.update_bulk(in, cell, s);
+            return;
+        }
         T f[L::Q];
         in.gather_bulk(cell, s, f);
-        if constexpr (coupled) {
+        if constexpr (thermal) {
             T g[Scalar::Q];
             scalar.template gather_bulk<Layout>(cell, s, g);
             collide_coupled(f, g);
@@ -398,7 +412,7 @@ struct StreamCollide {
     /// A bulk cell's collision: with the Shan-Chen interaction, with its force from the
     /// neighbours' field (the same neighbours the gather pulled from).
     BARRACUDA_HD void collide_bulk(T (&f)[L::Q], index_t cell, const Cursor& s) const {
-        if constexpr (interacting) {
+        if constexpr (interacting && !binary) {
             T force[3], u[3];
             scalar.template force_bulk<Layout>(cell, s, in.force, force);
             collide(f, force, u);
@@ -417,7 +431,7 @@ struct StreamCollide {
         const std::uint32_t word = in.store.draw(cell);
         BARRACUDA_UNROLL
         for (int i = 0; i < L::Q; ++i) in.store.put(i, cell, Layout::template neighbour<L>(s, cell, i, +1), true, f[i], word);
-        if constexpr (coupled) scalar.template put_bulk<Layout>(cell, s, g, word);
+        if constexpr (thermal) scalar.template put_bulk<Layout>(cell, s, g, word);
     }
 
     /// A fluid cell that is not bulk: every link classified (kernel/links.hpp). It is
@@ -425,23 +439,27 @@ struct StreamCollide {
     /// update_bulk gives bit for bit (same sources, same arithmetic): both backends run
     /// a subdomain's border cells through it (tests/mpi compares with one rank).
     BARRACUDA_HD void update_boundary(index_t cell) const {
+        if constexpr (binary) {
+            scalar.update_boundary(in, cell);
+            return;
+        }
         T f[L::Q];
         int pos[3];
         in.layout.position(cell, pos);
         boundary::OpenFaceState<T> face_state;
         const Gathered gathered = in.gather_boundary(cell, pos, f, face_state);
         [[maybe_unused]] T g[Scalar::Q];
-        if constexpr (coupled)
+        if constexpr (thermal)
             Observer<L, Eq, Store, Ls>::gather_scalar_boundary(in, scalar, cell, pos, f, gathered, face_state, g);
         if (gathered == Gathered::EquilibriumFace) {
             BARRACUDA_UNROLL
             for (int i = 0; i < L::Q; ++i)
                 f[i] = physics::equilibrium_shifted<L, Eq>(i, face_state.drho, face_state.u);
-            if constexpr (coupled) scalar.collision(g, physics::scalar_density<Ls>(g), face_state.u);
+            if constexpr (thermal) scalar.collision(g, physics::scalar_density<Ls>(g), face_state.u);
         } else {
-            if constexpr (coupled) {
+            if constexpr (thermal) {
                 collide_coupled(f, g);
-            } else if constexpr (interacting) {
+            } else if constexpr (interacting && !binary) {
                 T force[3], u[3];
                 scalar.force_boundary(in.layout, in.faces, in.node_class, cell, pos, in.force, force);
                 collide(f, force, u);
@@ -461,7 +479,7 @@ struct StreamCollide {
             BARRACUDA_UNROLL
             for (int i = 0; i < L::Q; ++i) in.store.put(i, cell, cell, true, f[i], word);
         }
-        if constexpr (coupled)
+        if constexpr (thermal)
             scalar.put_boundary(in.layout, in.faces, in.node_class, cell, pos, g, word);
     }
 
@@ -483,6 +501,12 @@ struct StreamCollide {
     /// the GPU runs the bulk cells of a warp that holds records through it.
     template <bool Open = true>
     BARRACUDA_HD void update_reflecting_at(const ReflectingCell& r, const Cursor& s, const int (&pos)[3]) const {
+        if constexpr (interacting) {
+            // The engines give the Shan-Chen models no records; should one come, the general
+            // path is the same update.
+            update_boundary(r.cell);
+            return;
+        }
         const index_t cell = r.cell;
         T f[L::Q];
         BARRACUDA_UNROLL
@@ -502,7 +526,7 @@ struct StreamCollide {
                 // The scalar as update_boundary's: its zero-gradient links with the face state's
                 // velocity, then its collision with it.
                 [[maybe_unused]] T g[Scalar::Q];
-                if constexpr (coupled) {
+                if constexpr (thermal) {
                     auto velocity = [&](T(&u)[3]) { u[0] = face_state.u[0], u[1] = face_state.u[1], u[2] = face_state.u[2]; };
                     scalar.template gather_reflecting<Layout>(cell, s, pos, in.layout.n, r.scalar, velocity, g);
                 }
@@ -510,7 +534,7 @@ struct StreamCollide {
                 for (int i = 0; i < L::Q; ++i)
                     f[i] = physics::equilibrium_shifted<L, Eq>(i, face_state.drho, face_state.u);
                 const std::uint32_t word = put_reflecting(r, s, f);
-                if constexpr (coupled) {
+                if constexpr (thermal) {
                     scalar.collision(g, physics::scalar_density<Ls>(g), face_state.u);
                     scalar.template put_reflecting<Layout>(cell, s, r.scalar, g, word);
                 }
@@ -524,7 +548,7 @@ struct StreamCollide {
             move(f, r, pos);
         }
         [[maybe_unused]] T g[Scalar::Q];
-        if constexpr (coupled) {
+        if constexpr (thermal) {
             // The velocity of the gathered (completed) populations before the buoyancy's half
             // force, as Observer::gather_scalar_boundary gives the general path's scalar.
             auto velocity = [&](T(&u)[3]) {
@@ -538,7 +562,7 @@ struct StreamCollide {
         }
         if (in.faces.has_sponge) absorb(f, pos);
         const std::uint32_t word = put_reflecting(r, s, f);
-        if constexpr (coupled) scalar.template put_reflecting<Layout>(cell, s, r.scalar, g, word);
+        if constexpr (thermal) scalar.template put_reflecting<Layout>(cell, s, r.scalar, g, word);
     }
 
     /// Stores a reflecting cell's flow populations; returns the cell's rounding word, which
@@ -634,7 +658,7 @@ struct StreamCollide {
     /// Flow and scalar of a coupled cell: theta, the buoyancy, the flow's collision, then
     /// the scalar's with the flow's half-force velocity.
     BARRACUDA_HD void collide_coupled(T (&f)[L::Q], T (&g)[Scalar::Q]) const {
-        if constexpr (coupled) {
+        if constexpr (thermal) {
             const T theta = physics::scalar_density<Ls>(g);
             T force[3], u[3];
             scalar.force_at(theta, in.force, force);

@@ -63,9 +63,11 @@ struct D3Q7 : AxisSet<3, true, 1, 4> {
 };
 
 /// What a run couples to its flow (the configuration table's sixth column): nothing,
-/// a scalar (temperature) on one of the four sets, or the Shan-Chen interaction of
-/// the flow's own density (kernel/pseudopotential.hpp: a per-cell field, no lattice).
-enum class CoupledKind { None, D2Q4, D2Q5, D3Q6, D3Q7, ShanChen };
+/// a scalar (temperature) on one of the four sets, the Shan-Chen interaction of
+/// the flow's own density (kernel/pseudopotential.hpp: a per-cell field, no lattice),
+/// or a second fluid component on the flow's own lattice with the two-component
+/// Shan-Chen interaction (kernel/binary.hpp).
+enum class CoupledKind { None, D2Q4, D2Q5, D3Q6, D3Q7, ShanChen, ShanChenBinary };
 
 constexpr std::string_view name_of(CoupledKind k) {
     switch (k) {
@@ -75,6 +77,7 @@ constexpr std::string_view name_of(CoupledKind k) {
         case CoupledKind::D3Q6: return "D3Q6";
         case CoupledKind::D3Q7: return "D3Q7";
         case CoupledKind::ShanChen: return "shan-chen";
+        case CoupledKind::ShanChenBinary: return "shan-chen-binary";
     }
     return "?";
 }
@@ -85,13 +88,20 @@ constexpr int velocities_of(CoupledKind k) {
         case CoupledKind::D3Q6: return 6;
         case CoupledKind::D3Q7: return 7;
         case CoupledKind::None:
-        case CoupledKind::ShanChen: break;
+        case CoupledKind::ShanChen:
+        case CoupledKind::ShanChenBinary: break;
     }
     return 0;
 }
-/// A scalar set's dimensions (0 for none and shan-chen, which fit either).
+/// A scalar set's dimensions (0 for none and the Shan-Chen models, which fit either).
 constexpr int dimensions_of(CoupledKind k) {
-    return k == CoupledKind::D2Q4 || k == CoupledKind::D2Q5 ? 2 : k == CoupledKind::None || k == CoupledKind::ShanChen ? 0 : 3;
+    return k == CoupledKind::D2Q4 || k == CoupledKind::D2Q5 ? 2 : k == CoupledKind::D3Q6 || k == CoupledKind::D3Q7 ? 3 : 0;
+}
+/// Whether the sixth column names a Shan-Chen model (a macro-field pass, [multiphase]).
+constexpr bool is_shan_chen(CoupledKind k) { return k == CoupledKind::ShanChen || k == CoupledKind::ShanChenBinary; }
+/// Populations a cell stores besides the flow's Q: a scalar's, or the second component's (Q).
+constexpr int second_velocities(CoupledKind k, int flow_q) {
+    return k == CoupledKind::ShanChenBinary ? flow_q : velocities_of(k);
 }
 /// Whether the sixth column names a scalar's lattice (a second distribution).
 constexpr bool is_scalar(CoupledKind k) { return velocities_of(k) > 0; }
@@ -103,7 +113,8 @@ constexpr double cs2_of(CoupledKind k) {
         case CoupledKind::D3Q6: return D3Q6::cs2;
         case CoupledKind::D3Q7: return D3Q7::cs2;
         case CoupledKind::None:
-        case CoupledKind::ShanChen: break;
+        case CoupledKind::ShanChen:
+        case CoupledKind::ShanChenBinary: break;
     }
     return 0;
 }
@@ -131,6 +142,14 @@ struct ShanChenField {
 };
 template <>
 struct ScalarTypeOf<CoupledKind::ShanChen> { using type = ShanChenField; };
+/// The second component of the two-component Shan-Chen model: populations on the flow's
+/// own lattice (kernel/binary.hpp), so no set of its own here either.
+struct SecondComponent {
+    static constexpr int Q = 0;
+    static constexpr const char* name = "shan-chen-binary";
+};
+template <>
+struct ScalarTypeOf<CoupledKind::ShanChenBinary> { using type = SecondComponent; };
 template <CoupledKind K>
 using ScalarType = typename ScalarTypeOf<K>::type;
 

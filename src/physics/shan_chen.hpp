@@ -24,14 +24,39 @@
 // The force enters through the forcing scheme of the run (Guo or the exact
 // difference method, physics/forcing.hpp), with the half-force velocity in the
 // equilibrium: u = (j + F/2) / rho.
+//
+// Two components A and B (seed 003 §2.2.1; Shan & Chen 1993), each its own
+// populations on the flow's lattice with its own relaxation time, coupled by
+//
+//   F_A(x) = -G psi_A(x) sum_i w_i psi_B(x + c_i) c_i,   F_B likewise with A and B swapped,
+//
+// psi = rho (linear, the default) or rho0 (1 - exp(-rho / rho0)); G > 0 repels the
+// components (seed 003 eq. 10
+// prints the sum without the minus sign: with it, as here, the single-component and
+// binary models share one sign convention, G > 0 repulsive). Both relax towards
+// equilibria at the common velocity
+//
+//   u' = (rho_A u_A / tau_A + rho_B u_B / tau_B) / (rho_A / tau_A + rho_B / tau_B),
+//
+// u_s = j_s / rho_s each component's velocity from its moments, which makes the
+// collision conserve the total momentum whatever the two tau, and the force acts on
+// each by the exact difference method (Kupershtokh 2004; seed 003 eq. 18, §5.3):
+// f_i += f_i^eq(rho_s, u' + F_s / rho_s) - f_i^eq(rho_s, u') (binary_collide: what this
+// choice of u_s does at an interface). The
+// fluid's velocity is v = (rho_A u_A + rho_B u_B + (F_A + F_B) / 2) / (rho_A + rho_B),
+// the bulk pressure p = cs2 (rho_A + rho_B) + G cs2 psi_A psi_B.
 #pragma once
 #include <cmath>
 
 #include "common/hd.hpp"
+#include "physics/equilibrium.hpp"
+#include "physics/forcing.hpp"
 
 namespace barracuda::physics {
 
-enum class Pseudopotential { Exponential, CarnahanStarling };
+/// Linear (psi = rho): the two-component model's usual choice (Martys & Chen 1996, Phys.
+/// Rev. E 53, 743; Sailfish's default), not the single component's (no stable liquid).
+enum class Pseudopotential { Exponential, CarnahanStarling, Linear };
 
 /// The model's constants, in lattice units.
 struct ShanChenParameters {
@@ -61,6 +86,7 @@ struct ShanChenParameters {
 BARRACUDA_HD double pseudopotential(const ShanChenParameters& p, double rho, double cs2) {
     using std::exp, std::sqrt;
     if (p.psi == Pseudopotential::Exponential) return p.rho0 * (1 - exp(-rho / p.rho0));
+    if (p.psi == Pseudopotential::Linear) return rho;
     const double radicand = 2 * (p.carnahan_starling(rho) - rho * cs2) / (p.g * cs2);
     return sqrt(radicand > 0 ? radicand : 0.0);
 }
@@ -70,6 +96,91 @@ BARRACUDA_HD double pseudopotential(const ShanChenParameters& p, double rho, dou
 inline double shan_chen_pressure(const ShanChenParameters& p, double rho, double cs2) {
     const double psi = pseudopotential(p, rho, cs2);
     return rho * cs2 + p.g * cs2 * psi * psi / 2;
+}
+
+/// The two-component bulk pressure p = cs2 (rho_A + rho_B) + G cs2 psi_A psi_B.
+inline double binary_pressure(const ShanChenParameters& p, double rho_a, double rho_b, double cs2) {
+    return cs2 * (rho_a + rho_b) + p.g * cs2 * pseudopotential(p, rho_a, cs2) * pseudopotential(p, rho_b, cs2);
+}
+
+/// Density and momentum of one component's populations (stored as f_i - w_i).
+template <class L, class T>
+BARRACUDA_HD void component_moments(const T (&f)[L::Q], T& rho, T (&j)[3]) {
+    T drho = T(0);
+    j[0] = j[1] = j[2] = T(0);
+    BARRACUDA_UNROLL
+    for (int i = 0; i < L::Q; ++i) {
+        drho += f[i];
+        BARRACUDA_UNROLL
+        for (int a = 0; a < L::D; ++a)
+            if (L::c(i, a)) j[a] += T(L::c(i, a)) * f[i];
+    }
+    rho = T(1) + drho;
+}
+
+/// The forces on A and B at a cell: the interaction's (interaction_a, _b) and a body force
+/// density shared by mass fraction (each component accelerated alike).
+template <class T>
+BARRACUDA_HD void component_forces(T rho_a, T rho_b, const T (&interaction_a)[3], const T (&interaction_b)[3],
+                                   const T (&body)[3], T (&force_a)[3], T (&force_b)[3]) {
+    const T share_a = rho_a / (rho_a + rho_b), share_b = T(1) - share_a;
+    BARRACUDA_UNROLL
+    for (int a = 0; a < 3; ++a) {
+        force_a[a] = interaction_a[a] + share_a * body[a];
+        force_b[a] = interaction_b[a] + share_b * body[a];
+    }
+}
+
+/// One step's collision of both components at a cell (BGK, rates omega_a = 1 / tau_A and
+/// omega_b), each with its force (component_forces) by the exact difference method,
+/// towards the common velocity (the header). f: A's populations, g: B's, both f_i - w_i,
+/// in and out.
+///
+/// The components' velocities in the common one are their moments j_s / rho_s (seed 003
+/// §2.2.1 with its eq. 1; Shan & Chen 1993), the equilibria at u' before each force's
+/// shift. At a static interface, where the two forces per unit mass differ, the collision
+/// then exchanges the momentum (omega_s / 2) (F_s - rho_s F / rho) between the components:
+/// it adds to the separation, and with it the coexisting densities depend on tau
+/// (measured at G = 1.5, psi = rho: minor density 0.059 at tau = 1, 0.008 at tau = 0.8).
+/// With the actual velocities (j_s + F_s / 2) / rho_s in u' instead, the exchange vanishes
+/// there and the coexistence no longer depends on tau, but the components stay mixed at
+/// seed 003's G = 1.5 (its binary Poiseuille flow, §5.3) as the free energy of
+/// psi = rho says (a critical G rho of 2): the seed's model is this one.
+template <class L, class Eq, class T>
+BARRACUDA_HD void binary_collide(T (&f)[L::Q], T (&g)[L::Q], const T (&interaction_a)[3], const T (&interaction_b)[3],
+                                 const T (&body)[3], T omega_a, T omega_b) {
+    T rho_a, rho_b, ja[3], jb[3], fa[3], fb[3];
+    component_moments<L>(f, rho_a, ja);
+    component_moments<L>(g, rho_b, jb);
+    component_forces(rho_a, rho_b, interaction_a, interaction_b, body, fa, fb);
+    const T inv = T(1) / (omega_a * rho_a + omega_b * rho_b);
+    T u[3], du_a[3], du_b[3];
+    BARRACUDA_UNROLL
+    for (int a = 0; a < 3; ++a) {
+        u[a] = (omega_a * ja[a] + omega_b * jb[a]) * inv;
+        du_a[a] = fa[a] / rho_a;
+        du_b[a] = fb[a] / rho_b;
+    }
+    const T da = rho_a - T(1), db = rho_b - T(1);
+    BARRACUDA_UNROLL
+    for (int i = 0; i < L::Q; ++i) {
+        f[i] += omega_a * (equilibrium_shifted<L, Eq>(i, da, u) - f[i]) + edm_source<L, Eq>(i, da, u, du_a);
+        g[i] += omega_b * (equilibrium_shifted<L, Eq>(i, db, u) - g[i]) + edm_source<L, Eq>(i, db, u, du_b);
+    }
+}
+
+/// The fluid's velocity v = (j_A + j_B + (F_A + F_B) / 2) / (rho_A + rho_B) and the two
+/// densities at a cell (what output and observers report).
+template <class L, class T>
+BARRACUDA_HD void binary_state(const T (&f)[L::Q], const T (&g)[L::Q], const T (&interaction_a)[3],
+                               const T (&interaction_b)[3], const T (&body)[3], T& rho_a, T& rho_b, T (&v)[3]) {
+    T ja[3], jb[3];
+    component_moments<L>(f, rho_a, ja);
+    component_moments<L>(g, rho_b, jb);
+    const T inv = T(1) / (rho_a + rho_b);
+    BARRACUDA_UNROLL
+    for (int a = 0; a < 3; ++a)
+        v[a] = (ja[a] + jb[a] + T(0.5) * (interaction_a[a] + interaction_b[a] + body[a])) * inv;
 }
 
 }  // namespace barracuda::physics

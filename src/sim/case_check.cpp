@@ -369,6 +369,45 @@ std::string short_text(double v) {
 }
 
 /// [thermal]: the scalar's relaxation, its coupling and its boundaries.
+// The two-component model (kernel/binary.hpp): its parameters, and what it does not
+// combine with: each refusal says why.
+void check_binary(const CaseSpec& spec) {
+    const MultiphaseSpec& m = spec.multiphase;
+    const physics::ShanChenParameters& p = m.shan_chen;
+    if (!(p.rho0 > 0 && p.rho0 < 1e6)) fail("multiphase.rho0 = " + value_text(p.rho0) + ": must be in (0, 1e6)");
+    const double tau_b = 3 * m.viscosity_b + 0.5;
+    if (!(m.viscosity_b > 0 && tau_b <= max_tau))
+        fail("multiphase.viscosity_b = " + value_text(m.viscosity_b) + ": must be > 0 and at most " +
+             value_text((max_tau - 0.5) / 3) + " (tau_B = 3 nu_B + 0.5, as model.tau)");
+    if (spec.model.forcing != physics::ForcingKind::Edm)
+        fail("model.forcing = \"guo\" with multiphase.model = \"shan-chen-binary\": the two components take their "
+             "forces by the exact difference method (seed 003 §5.3; Guo's scheme has no single velocity for two "
+             "components with their own tau); remove model.forcing");
+    if (spec.model.smagorinsky > 0)
+        fail("model.smagorinsky = " + value_text(spec.model.smagorinsky) +
+             " with multiphase.model = \"shan-chen-binary\": the two components' BGK collision has no LES closure; "
+             "remove model.smagorinsky");
+    for (int f = 0; f < 6; ++f) {
+        if (spec.periodic[std::size_t(f / 2)]) continue;
+        const FaceType t = spec.faces[std::size_t(f)].type;
+        if (t != FaceType::Wall && t != FaceType::FreeSlip)
+            fail("boundary." + std::string(boundary::face_name(f)) + ".type = \"" +
+                 std::string(boundary::type_name(t)) + "\" with multiphase.model = \"shan-chen-binary\": its faces "
+                 "are walls, free-slip or periodic (what an open or moving face would prescribe for each "
+                 "component is not one velocity or density)");
+    }
+    for (const Obstacle& o : spec.obstacles)
+        if (o.moving() || o.interpolated)
+            fail("obstacle \"" + o.name + "\": " + (o.moving() ? "a velocity" : "interpolated = true") +
+                 " with multiphase.model = \"shan-chen-binary\": its obstacles are at rest with half-way "
+                 "bounce-back");
+    if (!spec.forces.obstacles.empty())
+        fail("forces.obstacles with multiphase.model = \"shan-chen-binary\": the momentum exchange would count "
+             "component A only; remove [forces]");
+    if (m.density_b_expression.empty() && !(std::isfinite(m.density_b) && m.density_b > 0))
+        fail("initial.density_b = " + value_text(m.density_b) + ": must be a number > 0");
+}
+
 // [multiphase] (physics/shan_chen.hpp): the parameters that make a model, and what the
 // model does not combine with yet.
 void check_multiphase(const CaseSpec& spec) {
@@ -383,6 +422,10 @@ void check_multiphase(const CaseSpec& spec) {
     if (spec.storage == StorageChoice::Sparse)
         fail("domain.storage = \"sparse\" with [multiphase]: the psi field is stored dense; remove domain.storage");
     if (!(std::isfinite(p.g) && p.g != 0)) fail("multiphase.g = " + value_text(p.g) + ": must be a nonzero number");
+    if (m.binary) {
+        check_binary(spec);
+        return;
+    }
     if (!(m.wall_density < 0 || std::isfinite(m.wall_density)))
         fail("multiphase.wall_density = " + value_text(m.wall_density) + ": must be a finite number >= 0");
     if (p.psi == physics::Pseudopotential::Exponential) {
@@ -575,7 +618,7 @@ backend::Request offer_request(const CaseSpec& spec, bool several_ranks) {
     const ModelSpec& m = spec.model;
     r.config = {m.lattice, m.precision, m.equilibrium, m.collision, m.streaming,
                 spec.thermal.enabled      ? spec.thermal.lattice
-                : spec.multiphase.enabled ? lattice::CoupledKind::ShanChen
+                : spec.multiphase.enabled ? spec.multiphase.kind()
                                           : lattice::CoupledKind::None,
                 // "auto" falls back to dense where sparse is not offered (sim::engine_setup)
                 spec.storage == StorageChoice::Sparse ? storage::Storage::Sparse : storage::Storage::Dense};

@@ -124,11 +124,20 @@ struct ThermalSpec {
     bool operator==(const ThermalSpec&) const = default;
 };
 
-/// [multiphase]: the single-component Shan-Chen liquid-vapour model (physics/shan_chen.hpp,
-/// seed 003 §2.2.1), lattice units.
+/// [multiphase]: the Shan-Chen models (physics/shan_chen.hpp, seed 003 §2.2.1), lattice
+/// units: one component (liquid and vapour) or two (binary, kernel/binary.hpp).
 struct MultiphaseSpec {
     bool enabled = false;
+    bool binary = false;  // multiphase.model = "shan-chen-binary"
     physics::ShanChenParameters shan_chen{};
+    /// Binary: component B's kinematic viscosity (A's is model.viscosity / tau) and its
+    /// initial density, one number or an expression of x, y, z (initial.density is A's).
+    double viscosity_b = 1.0 / 6;
+    double density_b = 0;
+    std::string density_b_expression;
+    lattice::CoupledKind kind() const {
+        return binary ? lattice::CoupledKind::ShanChenBinary : lattice::CoupledKind::ShanChen;
+    }
     /// multiphase.wall_density: the density whose pseudopotential walls and obstacles
     /// present to the fluid (wetting); not given (< 0): neutral walls (the node's own psi).
     double wall_density = -1;

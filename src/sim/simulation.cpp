@@ -278,9 +278,11 @@ backend::EngineSetup engine_setup(const CaseSpec& spec, const parallel::Subdomai
         for (int f = 0; f < 6; ++f) s.thermal.faces.face[f] = faces.face[f];
     }
     if (spec.multiphase.enabled) {
-        s.scalar = lattice::CoupledKind::ShanChen;
+        s.scalar = spec.multiphase.kind();
         s.shan_chen = spec.multiphase.shan_chen;
         s.wall_density = spec.multiphase.wall_density;
+        s.tau_b = 3 * spec.multiphase.viscosity_b + 0.5;
+        s.density_b = spec.multiphase.density_b_expression.empty() ? spec.multiphase.density_b : 1.0;
     }
     // After the coupled part is set: "auto" asks the table whether sparse is offered for
     // the whole configuration (a thermal or Shan-Chen row may lack it).
@@ -361,6 +363,7 @@ Simulation::Simulation(const CaseSpec& spec, BackendChoice backend, const std::f
     shared_verdict([&] {
         prepare(backend);
         initial_rho_ = initial_densities();
+        if (spec_.multiphase.binary) initial_rho_b_ = initial_densities(true);
         // Obstacles that fill the box leave nothing to simulate (issue 21: such a run went
         // on and reported "mean over the fluid 0"). A ghost node is another rank's owned
         // one, so "some rank has fluid in its local box" is "the box has fluid".
@@ -456,23 +459,31 @@ void Simulation::check_sparse_memory(const backend::EngineSetup& setup) const {
                        std::to_string(count.box) + " tiles stored)");
 }
 
-std::vector<double> Simulation::initial_densities() const {
-    if (spec_.initial_density_expression.empty() && !(spec_.initial_noise > 0)) return {};
+/// The initial density at every cell of the local box where it varies (an expression,
+/// noise), else nothing: initial.density, or a binary case's initial.density_b
+/// (component_b, its noise drawn apart from A's).
+std::vector<double> Simulation::initial_densities(bool component_b) const {
+    const auto& mp = spec_.multiphase;
+    const std::string& expression = component_b ? mp.density_b_expression : spec_.initial_density_expression;
+    const double constant = component_b ? mp.density_b : spec_.initial_density;
+    const char* key = component_b ? "initial.density_b" : "initial.density";
+    if (expression.empty() && !(spec_.initial_noise > 0)) return {};
     // rho(x, y, z) at every cell of the local box (drops, layers), times the noise's factor
     // (the same at a node whatever the decomposition).
-    const bool given = !spec_.initial_density_expression.empty();
-    const Expression e(given ? spec_.initial_density_expression : "1", spec_.size);
+    const bool given = !expression.empty();
+    const Expression e(given ? expression : "1", spec_.size);
     const auto g = local_grid(spec_, sub_);
     std::vector<double> rho(std::size_t(g.cells()));
+    const std::uint64_t seed = spec_.initial_seed + (component_b ? 0x5bd1e995ull : 0);
     for (std::int64_t c = 0; c < g.cells(); ++c) {
         int p[3], node[3];
         g.coordinates(c, p);
         double x[3];
         expression_position(spec_, sub_, p, node, x);
-        double r = given ? e(x[0], x[1], x[2], 0.0) : spec_.initial_density;
+        double r = given ? e(x[0], x[1], x[2], 0.0) : constant;
         if (spec_.initial_noise > 0) {
             // splitmix64 of the node's whole-box index and the seed: a uniform draw in [-1, 1).
-            std::uint64_t z = spec_.initial_seed * 0x9e3779b97f4a7c15ull + std::uint64_t(node[0]) +
+            std::uint64_t z = seed * 0x9e3779b97f4a7c15ull + std::uint64_t(node[0]) +
                               std::uint64_t(spec_.size[0]) *
                                   (std::uint64_t(node[1]) + std::uint64_t(spec_.size[1]) * std::uint64_t(node[2]));
             z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
@@ -480,11 +491,10 @@ std::vector<double> Simulation::initial_densities() const {
             z ^= z >> 31;
             r *= 1 + spec_.initial_noise * (double(z >> 11) * 0x1.0p-52 - 1);
         }
-        const auto& mp = spec_.multiphase;
         const bool pole = mp.enabled && mp.shan_chen.psi == physics::Pseudopotential::CarnahanStarling &&
                           !(r * mp.shan_chen.b / 4 < 1);
         if (!(std::isfinite(r) && r > 0) || pole)
-            throw CaseError("initial.density = " + (given ? "\"" + e.text() + "\"" : value_text(spec_.initial_density)) +
+            throw CaseError(std::string(key) + " = " + (given ? "\"" + e.text() + "\"" : value_text(constant)) +
                             " is " + value_text(r) + " at (" + std::to_string(node[0]) + ", " + std::to_string(node[1]) +
                             ", " + std::to_string(node[2]) + "): must be a number > 0" +
                             (pole ? " and below Carnahan-Starling's pole 4 / b = " + value_text(4 / mp.shan_chen.b) : ""));
@@ -510,6 +520,13 @@ void Simulation::allocate() {
         engine_->initialize(initial_rho_, u);
         std::vector<double>().swap(initial_rho_);
     }
+    if (!initial_rho_b_.empty()) {  // a binary case's component B (Engine::initialize_scalar)
+        std::vector<double> u(3 * initial_rho_b_.size());
+        for (std::size_t c = 0; c < initial_rho_b_.size(); ++c)
+            for (std::size_t a = 0; a < 3; ++a) u[3 * c + a] = spec_.initial_velocity[a];
+        engine_->initialize_scalar(initial_rho_b_, u);
+        std::vector<double>().swap(initial_rho_b_);
+    }
     if (spec_.thermal.enabled && !spec_.thermal.initial_expression.empty()) {
         // theta = T(x, y, z) - T_0 at every cell of the local box, in whole-box coordinates.
         const Expression e(spec_.thermal.initial_expression, spec_.size);
@@ -531,6 +548,22 @@ void Simulation::allocate() {
     }
     probes_ = Probes(spec_, sub_);
     average_ = TimeAverage(spec_);
+}
+
+void Simulation::owned_second(std::vector<double>& values) {
+    values.clear();
+    if (!spec_.multiphase.binary) {
+        owned_temperature(values);
+        return;
+    }
+    std::vector<double> rho_b;
+    engine_->scalar_field(rho_b);
+    if (!sub_.decomposed()) {
+        values.swap(rho_b);
+    } else {
+        values.resize(sub_.owned_cells());
+        sub_.for_each_owned([&](std::size_t k, std::size_t c) { values[k] = rho_b[c]; });
+    }
 }
 
 void Simulation::owned_temperature(std::vector<double>& temperature) {
@@ -826,7 +859,7 @@ RunResult Simulation::run(OutputSink* sink, const std::function<void(const Progr
         if (!sink) return;
         std::vector<double> rho, u, temperature;
         owned_fields(rho, u);
-        owned_temperature(temperature);
+        owned_second(temperature);  // or a binary case's rho_B
         kernel::Partial p = kernel::Partial::identity();
         for (std::size_t c = 0; c < rho.size(); ++c)
             p.add_cell(std::int64_t(c), rho[c], u[3 * c], u[3 * c + 1], u[3 * c + 2], run.density_min, run.density_max);

@@ -194,6 +194,9 @@ public:
     /// The temperature T = theta + T_0 of a [thermal] case over the owned cells (empty
     /// without one; solid nodes hold T_0).
     void owned_temperature(std::vector<double>& temperature);
+    /// The second distribution's field on the owned cells: a two-component case's rho_B
+    /// (kernel/binary.hpp), else owned_temperature's.
+    void owned_second(std::vector<double>& values);
     /// Observation and obstacle forces over all ranks.
     Observation observe_all(bool track_change);
     std::vector<std::array<double, 3>> forces_all();
@@ -208,7 +211,7 @@ private:
     /// initial.density as an expression and/or with noise, at every cell of the local box
     /// (empty: uniform); computed with the checks, before the output directory and the
     /// engine, so that a bad value is refused before anything is written or allocated.
-    std::vector<double> initial_densities() const;
+    std::vector<double> initial_densities(bool component_b = false) const;
     /// The memory check of a sparse (or auto) case, with the tiles it stores (prepare()
     /// checks a dense case's box before the geometry is marked).
     void check_sparse_memory(const backend::EngineSetup& setup) const;                      // the engine and its initial state
@@ -222,6 +225,7 @@ private:
     BackendChoice backend_;
     std::unique_ptr<backend::Engine> engine_;
     std::vector<double> initial_rho_;  // initial_densities(), until allocate() places them
+    std::vector<double> initial_rho_b_;  // ... of a binary case's component B
     std::unique_ptr<FaceValues> face_values_;  // faces given by expressions
     Probes probes_;
     TimeAverage average_;

@@ -71,13 +71,13 @@ void RunCheckpoint::save(sim::Simulation& s, const std::vector<double>& values) 
     io::write_checkpoint(path, {s.time(), tag, s.engine().save_state(), values});
 }
 
-bool diverged(const sim::Observation& o) {
-    return o.bad_cell >= 0 || !std::isfinite(o.u_max) || o.rho_min < 0.5 || o.rho_max > 2.0;
+bool diverged(const sim::Observation& o, double lo, double hi) {
+    return o.bad_cell >= 0 || !std::isfinite(o.u_max) || o.rho_min < lo || o.rho_max > hi;
 }
 
-void check_state(sim::Simulation& s, const std::string& what) {
+void check_state(sim::Simulation& s, const std::string& what, double lo, double hi) {
     const auto o = s.observe_all(false);
-    if (diverged(o)) {
+    if (diverged(o, lo, hi)) {
         std::ostringstream m;
         m << what << " diverged";
         if (o.bad_cell >= 0)  // the first bad cell; the ranges below leave bad cells out

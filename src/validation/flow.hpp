@@ -44,10 +44,11 @@ struct RunCheckpoint {
     void save(sim::Simulation& s, const std::vector<double>& values) const;
 };
 
-/// Whether an observation shows a diverged state: NaN/Inf or a density outside [0.5, 2].
-bool diverged(const sim::Observation& o);
+/// Whether an observation shows a diverged state: NaN/Inf or a density outside [lo, hi]
+/// ([0.5, 2] for one fluid; a Shan-Chen phase may be far lighter).
+bool diverged(const sim::Observation& o, double lo = 0.5, double hi = 2.0);
 /// Throws DivergenceError when the state has diverged (diverged()).
-void check_state(sim::Simulation& s, const std::string& what);
+void check_state(sim::Simulation& s, const std::string& what, double lo = 0.5, double hi = 2.0);
 
 /// Centre-line profiles of a cubic (3D) or square (2D, nz = 1) box of edge n, the
 /// velocity field with three values per cell: u_x along y at x = (z =) 1/2 and

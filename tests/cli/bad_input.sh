@@ -599,10 +599,11 @@ expect "power too large" 3 'obstacle "heater".power' "below 1e9" -- \
 expect_runs "base case with [multiphase]" drop.toml pvd
 checks=$((checks + 1))
 "$BIN" run drop.toml --backend cpu -q --set "output.directory=$T/drop-out" >"$LOG/stdout" 2>"$LOG/stderr" || true
-if grep -aq 'Name="pressure"' "$T"/drop-out/fields_00000010.vti 2>/dev/null; then
-    echo "ok   [multiphase] writes the pressure of its equation of state"
+if grep -aq 'Name="pressure"' "$T"/drop-out/fields_00000010.vti 2>/dev/null &&
+    grep -q '^step,time,mass,kinetic_energy,max_speed,interface$' "$T"/drop-out/multiphase.csv; then
+    echo "ok   [multiphase] writes the pressure of its equation of state and multiphase.csv"
 else
-    fail "the [multiphase] case wrote no pressure field"
+    fail "the [multiphase] case wrote no pressure field or no multiphase.csv"
 fi
 rm -rf "$T/drop-out"
 MP=(run drop.toml --backend cpu -q)
@@ -627,6 +628,48 @@ expect "wall density beyond Carnahan-Starling's pole" 3 "multiphase.wall_density
     --set initial.density=0.3
 expect "initial density beyond Carnahan-Starling's pole" 3 "initial.density" "below Carnahan-Starling's pole" -- \
     "${MP[@]}" --set multiphase.pseudopotential=carnahan-starling --set multiphase.g=-1
+
+# Two components (multiphase.model = "shan-chen-binary")
+{
+    sed 's/^tau = 0.8/tau = 1.0\nprecision = "fp64"/; s/type = "moving_wall"/type = "wall"/; /^velocity = \[0.05, 0.0\]/d' base.toml
+    printf '\n[multiphase]\nmodel = "shan-chen-binary"\nviscosity_b = 0.1\n'
+    printf '\n[initial]\ndensity = "(x - 7.5)^2 + (y - 7.5)^2 < 16 ? 0.05 : 1"\n'
+    printf 'density_b = "(x - 7.5)^2 + (y - 7.5)^2 < 16 ? 1 : 0.05"\n'
+} >binary.toml
+expect_runs "base case with two components" binary.toml pvd
+checks=$((checks + 1))
+"$BIN" run binary.toml --backend cpu -q --set "output.directory=$T/binary-out" >"$LOG/stdout" 2>"$LOG/stderr" || true
+if grep -aq 'Name="density_b"' "$T"/binary-out/fields_00000010.vti 2>/dev/null &&
+    grep -aq 'Name="phi"' "$T"/binary-out/fields_00000010.vti &&
+    grep -q '^step,time,mass_a,mass_b,kinetic_energy,max_speed,interface$' "$T"/binary-out/multiphase.csv &&
+    [[ $(wc -l <"$T"/binary-out/multiphase.csv) == 4 ]]; then
+    echo "ok   two components write each density, phi and multiphase.csv"
+else
+    fail "the two-component case wrote no density_b or phi field, or no multiphase.csv of 3 rows"
+fi
+rm -rf "$T/binary-out"
+grep -v '^viscosity_b' binary.toml >binary_no_nu.toml
+grep -v '^density_b' binary.toml >binary_no_rho.toml
+BI=(run binary.toml --backend cpu -q)
+expect "binary without viscosity_b" 3 "multiphase.viscosity_b" "B's kinematic viscosity" -- \
+    run binary_no_nu.toml --backend cpu -q
+expect "binary without density_b" 3 "initial.density_b" "component B's initial density" -- \
+    run binary_no_rho.toml --backend cpu -q
+expect "binary viscosity_b of zero" 3 "multiphase.viscosity_b = 0" "must be > 0" -- "${BI[@]}" \
+    --set multiphase.viscosity_b=0
+expect "binary with Guo's forcing" 3 "model.forcing" "exact difference method" -- "${BI[@]}" --set model.forcing=guo
+expect "binary with an open face" 3 "boundary.x_max.type" "shan-chen-binary" "walls, free-slip or periodic" -- \
+    "${BI[@]}" --set boundary.x_max.type=pressure
+expect "binary with a moving wall" 3 "boundary.y_max.type" "moving_wall" "shan-chen-binary" -- "${BI[@]}" \
+    --set boundary.y_max.type=moving_wall --set 'boundary.y_max.velocity=[0.05, 0]'
+expect "binary with a wall density" 3 "multiphase.wall_density" 'model = "shan-chen"' -- "${BI[@]}" \
+    --set multiphase.wall_density=1
+expect "binary density_b not positive" 3 "initial.density_b" "must be a number > 0" -- "${BI[@]}" \
+    --set 'initial.density_b="y - 8"'
+expect "binary collision not offered" 3 "multiphase.model" "shan-chen-binary" "not offered" -- "${BI[@]}" \
+    --set model.collision=trt
+expect "density_b with one component" 3 "initial.density_b" 'belongs to model = "shan-chen-binary"' -- \
+    "${MP[@]}" --set initial.density_b=0.5
 
 # --- [probes] and [average] (docs/case-file.md) -----------------------------------
 expect "probes without points" 3 "probes.points" "give the probes' positions" -- "${RUN[@]}" --set probes.interval=2

@@ -72,6 +72,25 @@ backend::EngineSetup setup_for(const Combo& c) {
         s.scalar = c.scalar;
         s.shan_chen.g = -3.0;
         s.wall_density = 0.7;
+    } else if (c.scalar == lattice::CoupledKind::ShanChenBinary) {
+        // Two components with the faces the model offers (walls, free slip; no open or
+        // moving faces: sim/case_check.cpp), the obstacle and the body force; B's density
+        // wavy too (compare()), so that strong forces act from the first step and keep the
+        // populations' scale near 1e-2, which the tolerances assume (with B uniform, the
+        // flow died down to a scale of 1.4e-3 by step 60 and fp32's round-off on the O(1)
+        // densities came out at 4e-4 of it). G = 0.6 keeps the mixture stable (G rho
+        // below 2), so that no phase separation amplifies the round-off.
+        using boundary::FaceType;
+        s.scalar = c.scalar;
+        s.shan_chen.psi = physics::Pseudopotential::Linear;
+        s.shan_chen.g = 0.6;
+        s.tau_b = 0.55;
+        s.density_b = 0.3;
+        s.forcing = physics::ForcingKind::Edm;
+        test::set_faces(s, 0, FaceType::Wall, FaceType::FreeSlip);
+        s.faces.type[boundary::YMax] = FaceType::Wall;
+        s.faces.has_sponge = false;
+        for (auto& layer : s.faces.sponge) layer = {};
     } else if (c.scalar != lattice::CoupledKind::None) {
         // A coupled temperature with every thermal rule: an inflow temperature, a zero-gradient
         // outlet, a fixed-temperature wall, a heat-flux wall, a fixed-temperature obstacle,
@@ -97,6 +116,13 @@ double compare(const Combo& c, int steps) {
     auto gpu = backend::make_cuda_engine(s);
     test::initialize_wavy(*cpu, s);
     test::initialize_wavy(*gpu, s);
+    if (c.scalar == lattice::CoupledKind::ShanChenBinary) {
+        const auto n = s.grid.cells();
+        std::vector<double> rho_b(n), rest(3 * n, 0.0);
+        for (std::int64_t k = 0; k < n; ++k) rho_b[k] = 0.3 * (1 + 0.3 * std::sin(0.29 * double(k)));
+        cpu->initialize_scalar(rho_b, rest);
+        gpu->initialize_scalar(rho_b, rest);
+    }
     cpu->step(steps);
     gpu->step(steps);
     std::vector<double> fc, fg;
@@ -114,7 +140,7 @@ double compare(const Combo& c, int steps) {
     cpu->fields(rc, uc);
     gpu->fields(rg, ug);
     for (std::size_t i = 0; i < uc.size(); ++i) diff = std::max(diff, std::abs(ug[i] - uc[i]));
-    if (c.scalar == lattice::CoupledKind::ShanChen) {
+    if (lattice::is_shan_chen(c.scalar)) {
         // Shan-Chen's observers run the macro-field pass first on each backend: the reductions
         // and the probes' samples (velocities with the interaction's half force) agree too.
         const auto oc = cpu->observe(1e-6, 10, false), og = gpu->observe(1e-6, 10, false);
@@ -162,12 +188,21 @@ TEST(GpuOracle, EveryCombinationMatchesCpu) {
             }
             // D3Q13 has no regularized faces (its Hermite projection needs fourth moments).
             if (config.lattice == lattice::Kind::D3Q13 && method == boundary::Method::Regularized) continue;
+            // Two components: no open faces, so one method stands for all.
+            if (config.scalar == lattice::CoupledKind::ShanChenBinary && method != boundary::Method::ZouHe) continue;
             // Entropic's alpha is the root of the H-condition to rounding (a continuous function
             // of f), so the backends agree like the other collisions do.
             const Combo c{config.lattice, config.collision, config.equilibrium, config.precision,
                           method,         config.pattern,   config.scalar,      config.storage};
             const double err = compare(c, 60);
-            const double tol = tolerance(config.precision);
+            // Two components: the collision divides by each component's density and trades
+            // momentum between them, which amplifies round-off (a 1e-15 change of the initial
+            // density grew 14-fold in 60 steps on the CPU alone; this run on the H100: fp64
+            // 2.2e-14 where one component gives 4e-15, fp32 5.6e-5): fp32's tolerance is 2e-4.
+            const double tol = config.scalar == lattice::CoupledKind::ShanChenBinary &&
+                                       config.precision == storage::Precision::FP32
+                                   ? 2e-4
+                                   : tolerance(config.precision);
             EXPECT_LT(err, tol) << name_of(c);
             std::printf("  %-62s max rel diff %.2e (tol %.0e)\n", name_of(c).c_str(), err, tol);
             ++count;

@@ -29,6 +29,7 @@ class CpuEngine final : public Engine {
     static constexpr bool two_copy = Store::copies == 2;
     static constexpr bool coupled = Kernel::coupled;
     static constexpr bool interacting = Kernel::interacting;  // Shan-Chen: a macro-field pass first
+    static constexpr bool binary = Kernel::binary;            // ... of two components
     static constexpr int scalar_q = coupled ? Kernel::Scalar::Q : 0;
 
 public:
@@ -44,11 +45,12 @@ public:
           exchanged_(s.wall_links.size()),
           collision_(CollisionFactory<Collision>::make(s)) {
         if constexpr (interacting) {
-            psi_.assign(std::size_t(cells_), T(0));
+            psi_.assign(std::size_t(binary ? 2 : 1) * std::size_t(cells_), T(0));
             setup_.general_boundaries = true;  // kernel/stream_collide.hpp: no records
             if (!s.halo.messages.empty())
-                throw CaseError("multiphase.model = \"shan-chen\" runs on one rank (its psi field has no halo "
-                                "exchange yet); run without mpirun or with one rank");
+                throw CaseError("multiphase.model = \"" + std::string(lattice::name_of(s.scalar)) +
+                                "\" runs on one rank (its psi fields have no halo exchange yet); run without "
+                                "mpirun or with one rank");
         }
         find_runs();
         for (int f = 0; f < 6; ++f) {
@@ -75,7 +77,7 @@ public:
         place_equilibrium<L, Eq>(setup_, class_, previous_store(), rho, u, strain);
         if constexpr (coupled) {
             std::fill(ga_.begin(), ga_.end(), S{});
-            place_scalar<L, Ls>(setup_, class_, previous_scalar_store(), {setup_.thermal.initial}, u);
+            place_second<L, Eq, Ls>(setup_, class_, previous_scalar_store(), {second_initial(setup_)}, u);
         }
         if constexpr (two_copy) {
             // The ghosts take the neighbours' initial state, as after a step.
@@ -89,7 +91,7 @@ public:
     void initialize_scalar(const std::vector<double>& theta, const std::vector<double>& u) override {
         if constexpr (coupled) {
             std::fill(ga_.begin(), ga_.end(), S{});
-            place_scalar<L, Ls>(setup_, class_, previous_scalar_store(), theta, u);
+            place_second<L, Eq, Ls>(setup_, class_, previous_scalar_store(), theta, u);
         } else {
             Engine::initialize_scalar(theta, u);
         }
@@ -176,7 +178,7 @@ public:
     }
 
     std::vector<double> scalar_flows() override {
-        if constexpr (!coupled) {
+        if constexpr (!Kernel::thermal) {
             return {};
         } else {
             const Kernel k = make_kernel();
@@ -428,7 +430,7 @@ private:
         else return Store{a_.data(), cells_, !odd_};
     }
     // The coupled scalar's stores, as the flow's.
-    using ScalarStore = typename Store::template rebind<Ls>;
+    using ScalarStore = kernel::SecondStoreFor<Ls, Store>;
     ScalarStore make_scalar_store() const {
         S* a = const_cast<S*>(ga_.data());
         if constexpr (two_copy) return ScalarStore{a, const_cast<S*>(gb_.data()), cells_, &clock_};
@@ -449,8 +451,12 @@ private:
     }
     Kernel make_kernel() const {
         Kernel k{make_gather(), collision_, backend::forced(setup_), setup_.forcing == physics::ForcingKind::Edm};
-        if constexpr (coupled) k.scalar = make_scalar_part<typename Kernel::Scalar>(setup_, make_scalar_store());
-        if constexpr (interacting) k.scalar = make_pseudopotential_part<typename Kernel::Scalar>(setup_, psi_.data());
+        if constexpr (binary)
+            k.scalar = make_binary_part<typename Kernel::Scalar>(setup_, make_scalar_store(), psi_.data());
+        else if constexpr (coupled)
+            k.scalar = make_scalar_part<typename Kernel::Scalar>(setup_, make_scalar_store());
+        else if constexpr (interacting)
+            k.scalar = make_pseudopotential_part<typename Kernel::Scalar>(setup_, psi_.data());
         return k;
     }
 

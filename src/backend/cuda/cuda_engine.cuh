@@ -113,7 +113,7 @@ __global__ void __launch_bounds__(update_block_size)
     const bool recorded = (rw.lanes >> lane) & 1u;
     const kernel::ReflectingCell r =
         recorded ? records[rw.first_record + __popc(rw.lanes & ((1u << lane) - 1u))]
-                 : kernel::ReflectingCell::streaming(cell, K::coupled ? K::Scalar::Q : 0);
+                 : kernel::ReflectingCell::streaming(cell, K::thermal ? K::Scalar::Q : 0);
     if constexpr (std::is_same_v<typename K::Layout, storage::TiledBox>) {
         __shared__ std::int32_t around[27 * per_block];
         const storage::TiledBox& layout = k.in.layout;
@@ -346,8 +346,9 @@ class CudaEngine final : public Engine {
     static constexpr bool two_copy = Store::copies == 2;
     static constexpr bool coupled = Kernel::coupled;
     static constexpr bool interacting = Kernel::interacting;  // Shan-Chen: a macro-field pass first
+    static constexpr bool binary = Kernel::binary;            // ... of two components
     static constexpr int scalar_q = coupled ? Kernel::Scalar::Q : 0;
-    using ScalarStore = typename Store::template rebind<Ls>;
+    using ScalarStore = kernel::SecondStoreFor<Ls, Store>;
     static constexpr bool tiled = std::is_same_v<typename Gather::Layout, storage::TiledBox>;
 
 public:
@@ -362,7 +363,7 @@ public:
           clock_(1),
           host_class_(kernel::node_classes<L, typename Store::layout_type>(s)),
           collision_(CollisionFactory<Collision>::make(s)) {
-        if constexpr (interacting) psi_ = DeviceArray<T>(std::size_t(cells_));
+        if constexpr (interacting) psi_ = DeviceArray<T>(std::size_t(binary ? 2 : 1) * std::size_t(cells_));
         if constexpr (tiled) {  // sparse storage: the tile tables the kernels' layout reads
             const storage::TileTables& t = *s.grid.tiles;
             tile_map_ = upload(t.map, "copy tile map");
@@ -381,7 +382,7 @@ public:
             // The whole list only where the heat balance tallies it (8 B a boundary cell:
             // 1.5 GB in a porous box of 10^9 fluid nodes).
             has_boundary_ = !all.empty();
-            if constexpr (coupled) boundary_cells_ = upload(all, "copy boundary cell list");
+            if constexpr (Kernel::thermal) boundary_cells_ = upload(all, "copy boundary cell list");
             general_cells_ = upload(general, "copy boundary cell list");
             plan_record_warps(reflecting);
         }
@@ -468,7 +469,7 @@ public:
         check(cudaMemcpy(a_.get(), f.data(), f.size() * sizeof(S), cudaMemcpyHostToDevice), "upload populations");
         if constexpr (two_copy)
             check(cudaMemcpy(b_.get(), f.data(), f.size() * sizeof(S), cudaMemcpyHostToDevice), "upload populations");
-        if constexpr (coupled) upload_scalar({setup_.thermal.initial}, u);
+        if constexpr (coupled) upload_scalar({second_initial(setup_)}, u);
         exchange_initial();
         launch_walls();
         check(cudaStreamSynchronize(stream_), "wall_kernel");
@@ -491,8 +492,15 @@ public:
             ScalarStore prev;
             if constexpr (two_copy) prev = ScalarStore{nullptr, ga_.get(), cells_};
             else prev = ScalarStore{ga_.get(), cells_, true};
-            uniform_scalar_kernel<Ls><<<blocks(), block_size, 0, stream_>>>(
-                g.layout, g.faces, g.node_class, prev, T(setup_.thermal.initial), T(u[0]), T(u[1]), T(u[2]));
+            if constexpr (binary) {  // component B: the flow's equilibrium of its density
+                Gather gb = g;
+                gb.store = prev;
+                uniform_kernel<L, Eq, Store, T><<<blocks(), block_size, 0, stream_>>>(
+                    gb, T(setup_.density_b - 1.0), T(u[0]), T(u[1]), T(u[2]));
+            } else {
+                uniform_scalar_kernel<Ls><<<blocks(), block_size, 0, stream_>>>(
+                    g.layout, g.faces, g.node_class, prev, T(setup_.thermal.initial), T(u[0]), T(u[1]), T(u[2]));
+            }
             check(cudaGetLastError(), "uniform_scalar_kernel launch");
             if constexpr (two_copy)
                 check(cudaMemcpyAsync(gb_.get(), ga_.get(), ga_.size() * sizeof(S), cudaMemcpyDeviceToDevice, stream_),
@@ -580,7 +588,7 @@ public:
     }
 
     std::vector<double> scalar_flows() override {
-        if constexpr (!coupled) {
+        if constexpr (!Kernel::thermal) {
             return {};
         } else {
             std::vector<double> out(kernel::scalar_flow_rows, 0.0);
@@ -1122,16 +1130,20 @@ private:
     }
     Kernel make_kernel() const {
         Kernel k{make_gather(), collision_, backend::forced(setup_), setup_.forcing == physics::ForcingKind::Edm};
-        if constexpr (coupled) k.scalar = make_scalar_part<typename Kernel::Scalar>(setup_, make_scalar_store());
-        if constexpr (interacting) k.scalar = make_pseudopotential_part<typename Kernel::Scalar>(setup_, psi_.get());
+        k.scalar = make_part();
         return k;
     }
     /// The observer of the state the next step starts from (Shan-Chen: after refresh_field).
     Observer make_observer() const {
         Observer o{make_gather()};
-        if constexpr (coupled) o.scalar = make_scalar_part<typename Kernel::Scalar>(setup_, make_scalar_store());
-        if constexpr (interacting) o.scalar = make_pseudopotential_part<typename Kernel::Scalar>(setup_, psi_.get());
+        o.scalar = make_part();
         return o;
+    }
+    typename Kernel::Scalar make_part() const {
+        if constexpr (binary) return make_binary_part<typename Kernel::Scalar>(setup_, make_scalar_store(), psi_.get());
+        else if constexpr (coupled) return make_scalar_part<typename Kernel::Scalar>(setup_, make_scalar_store());
+        else if constexpr (interacting) return make_pseudopotential_part<typename Kernel::Scalar>(setup_, psi_.get());
+        else return {};
     }
     /// Shan-Chen: the macro-field pass on stream_, before a kernel that observes (after a step
     /// the field is that of the step before).
@@ -1148,7 +1160,7 @@ private:
             ScalarStore prev;
             if constexpr (two_copy) prev = ScalarStore{nullptr, g.data(), cells_};
             else prev = ScalarStore{g.data(), cells_, !odd_};
-            place_scalar<L, Ls>(setup_, host_class_, prev, theta, u);
+            place_second<L, Eq, Ls>(setup_, host_class_, prev, theta, u);
             check(cudaMemcpy(ga_.get(), g.data(), g.size() * sizeof(S), cudaMemcpyHostToDevice), "upload scalar");
             if constexpr (two_copy)
                 check(cudaMemcpy(gb_.get(), g.data(), g.size() * sizeof(S), cudaMemcpyHostToDevice), "upload scalar");

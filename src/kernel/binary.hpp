@@ -1,0 +1,226 @@
+// The two-component Shan-Chen model (physics/shan_chen.hpp, seed 003 §2.2.1) as a
+// part of the update (kernel/stream_collide.hpp): component A's populations are
+// the flow's store, component B's a second store of the same lattice, pattern and
+// precision (the mechanism of the coupled scalar, kernel/scalar.hpp: engines
+// allocate, exchange and checkpoint it alike). A step is two passes, as for one
+// component (kernel/pseudopotential.hpp):
+//   1. the macro-field pass: psi_A and psi_B of every fluid node, from the
+//      populations the coming step gathers, into two per-cell fields;
+//   2. the stream-collide pass: both components gathered, the forces
+//        F_A = G psi_A(x) sum_i w_i psi_B(x - c_i) c_i,  F_B likewise,
+//      read at the neighbours the pull gather reads; both collided towards the
+//      common velocity with their forces (physics::binary_collide); both stored.
+// Links that do not stream: walls and obstacles bounce back both components and
+// present each its own psi (a neutral wall); free-slip faces mirror both and
+// present the mirror image's psi. Open faces and moving walls are refused for
+// this model (sim/case_check.cpp): what a face would prescribe for each component
+// is not defined by one velocity or density. Every boundary cell takes this
+// general path (no records).
+#pragma once
+#include <cstdint>
+
+#include "boundary/open_face.hpp"
+#include "boundary/parameters.hpp"
+#include "kernel/links.hpp"
+#include "lattice/lattice.hpp"
+#include "kernel/pseudopotential.hpp"
+#include "physics/shan_chen.hpp"
+#include "storage/layout.hpp"
+
+namespace barracuda::kernel {
+
+using storage::index_t;
+
+template <class L, class Eq, class Store>
+struct Gather;  // kernel/stream_collide.hpp
+
+template <class L, class Store>
+struct BinaryPart {
+    using T = typename Store::compute_type;
+    using Layout = typename Store::layout_type;
+    using Cursor = typename Layout::Cursor;
+    static constexpr bool present = true;      // component B's populations
+    static constexpr bool interacting = true;  // the macro-field pass: psi_A, psi_B
+    static constexpr bool binary = true;
+    static constexpr int Q = L::Q;
+
+    Store store;             // component B's populations
+    T* psi_a = nullptr;      // per cell: pass 1 writes them, pass 2 reads them
+    T* psi_b = nullptr;
+    physics::ShanChenParameters parameters{};  // G and the exponential pseudopotential's rho0
+    T omega_a = T(1), omega_b = T(1);          // 1 / tau of each component
+
+    /// B's populations arriving at a bulk cell.
+    BARRACUDA_HD void gather_bulk(index_t cell, const Cursor& s, T (&g)[Q]) const {
+        BARRACUDA_UNROLL
+        for (int i = 0; i < Q; ++i) g[i] = store.streamed(i, cell, Layout::template neighbour<L>(s, cell, i, -1));
+    }
+
+    /// ... at a boundary cell: streamed, bounced back (walls, obstacles) or mirrored
+    /// (free-slip faces), as the flow's Gather::gather_boundary does for A.
+    BARRACUDA_HD void gather_boundary(const Layout& layout, const boundary::Parameters& faces,
+                                      const std::uint8_t* node_class, const int (&pos)[3], index_t cell,
+                                      T (&g)[Q]) const {
+        BARRACUDA_UNROLL
+        for (int i = 0; i < Q; ++i) {
+            const LinkSource link = link_source<L>(layout, faces, node_class, pos, i);
+            if (link.kind == LinkKind::Streamed)
+                g[i] = store.streamed(i, cell, link.from);
+            else if (link.kind == LinkKind::Wall && faces.type[link.wall] == boundary::FaceType::FreeSlip)
+                g[i] = store.reflected(L::opposite(lattice::mirrored_along<L>(i, boundary::Parameters::axis(link.wall))),
+                                       cell);
+            else
+                g[i] = store.reflected(i, cell);
+        }
+    }
+
+    /// Pass 1 at one cell: psi_A and psi_B of the densities the coming step gathers. A
+    /// solid (or ghost) cell keeps what it holds (nothing reads it).
+    template <class Eq>
+    BARRACUDA_HD void macro_field(const Gather<L, Eq, Store>& in, index_t cell) const {
+        const std::uint8_t k = path_of(in.node_class[cell]);
+        if (k == Solid || k == Ghost) return;
+        T f[Q], g[Q];
+        gather_both(in, cell, k, f, g);
+        T rho_a = T(1), rho_b = T(1);
+        BARRACUDA_UNROLL
+        for (int i = 0; i < Q; ++i) rho_a += f[i], rho_b += g[i];
+        const double cs2 = L::cs2;
+        psi_a[cell] = T(physics::pseudopotential(parameters, double(rho_a), cs2));
+        psi_b[cell] = T(physics::pseudopotential(parameters, double(rho_b), cs2));
+    }
+
+    /// Pass 2 at a bulk cell (every x - c_i fluid).
+    template <class Eq>
+    BARRACUDA_HD void update_bulk(const Gather<L, Eq, Store>& in, index_t cell, const Cursor& s) const {
+        T f[Q], g[Q], fa[3], fb[3];
+        in.gather_bulk(cell, s, f);
+        gather_bulk(cell, s, g);
+        forces_bulk(cell, s, fa, fb);
+        physics::binary_collide<L, Eq>(f, g, fa, fb, in.force, omega_a, omega_b);
+        const std::uint32_t word = in.store.draw(cell);
+        BARRACUDA_UNROLL
+        for (int i = 0; i < Q; ++i) {
+            const index_t to = Layout::template neighbour<L>(s, cell, i, +1);
+            in.store.put(i, cell, to, true, f[i], word);
+            store.put(i, cell, to, true, g[i], ~word);
+        }
+    }
+
+    /// Pass 2 at a boundary cell: every link classified (kernel/links.hpp). Also correct
+    /// for a bulk cell, bit for bit (same sources, same arithmetic).
+    template <class Eq>
+    BARRACUDA_HD void update_boundary(const Gather<L, Eq, Store>& in, index_t cell) const {
+        T f[Q], g[Q], fa[3], fb[3];
+        int pos[3];
+        in.layout.position(cell, pos);
+        boundary::OpenFaceState<T> unused;  // no open faces with this model
+        in.gather_boundary(cell, pos, f, unused);
+        gather_boundary(in.layout, in.faces, in.node_class, pos, cell, g);
+        forces_boundary(in.layout, in.faces, in.node_class, cell, pos, fa, fb);
+        physics::binary_collide<L, Eq>(f, g, fa, fb, in.force, omega_a, omega_b);
+        const std::uint32_t word = in.store.draw(cell);
+        BARRACUDA_UNROLL
+        for (int i = 0; i < Q; ++i) {
+            if (in.store.needs_destination()) {
+                const LinkSource to = in.destination(pos, i);
+                in.store.put(i, cell, to.from, to.kind == LinkKind::Streamed, f[i], word);
+                store.put(i, cell, to.from, to.kind == LinkKind::Streamed, g[i], ~word);
+            } else {
+                in.store.put(i, cell, cell, true, f[i], word);
+                store.put(i, cell, cell, true, g[i], ~word);
+            }
+        }
+    }
+
+    /// What output and observers read: A's density (rho), B's (theta) and the fluid's
+    /// velocity v (physics::binary_state), after the macro-field pass of the coming step.
+    /// Solids: rho = 1, u = 0, theta = 0.
+    template <class Eq>
+    BARRACUDA_HD void macroscopic(const Gather<L, Eq, Store>& in, index_t cell, T& rho, T (&u)[3], T& theta) const {
+        const std::uint8_t k = path_of(in.node_class[cell]);
+        if (k == Solid || k == Ghost) {
+            rho = T(1), theta = T(0);
+            u[0] = u[1] = u[2] = T(0);
+            return;
+        }
+        T f[Q], g[Q], fa[3], fb[3];
+        gather_both(in, cell, k, f, g);
+        int pos[3];
+        in.layout.position(cell, pos);
+        if (k == Bulk) forces_bulk(cell, in.layout.cursor(pos), fa, fb);
+        else forces_boundary(in.layout, in.faces, in.node_class, cell, pos, fa, fb);
+        physics::binary_state<L>(f, g, fa, fb, in.force, rho, theta, u);
+    }
+
+    template <int P>
+    BARRACUDA_HD BinaryPart<L, typename Store::template with_parity<P>> fixed() const {
+        BinaryPart<L, typename Store::template with_parity<P>> b{};
+        b.store = store.template fixed<P>();
+        b.psi_a = psi_a, b.psi_b = psi_b;
+        b.parameters = parameters;
+        b.omega_a = omega_a, b.omega_b = omega_b;
+        return b;
+    }
+
+private:
+    template <class Eq>
+    BARRACUDA_HD void gather_both(const Gather<L, Eq, Store>& in, index_t cell, std::uint8_t k, T (&f)[Q],
+                                  T (&g)[Q]) const {
+        int pos[3];
+        in.layout.position(cell, pos);
+        if (k == Bulk) {
+            const Cursor s = in.layout.cursor(pos);
+            in.gather_bulk(cell, s, f);
+            gather_bulk(cell, s, g);
+            return;
+        }
+        boundary::OpenFaceState<T> unused;
+        in.gather_boundary(cell, pos, f, unused);
+        gather_boundary(in.layout, in.faces, in.node_class, pos, cell, g);
+    }
+
+    /// The interaction forces at a bulk cell: psi at x - c_i, the cells the gather pulls from.
+    BARRACUDA_HD void forces_bulk(index_t cell, const Cursor& s, T (&fa)[3], T (&fb)[3]) const {
+        T sa[3] = {T(0), T(0), T(0)}, sb[3] = {T(0), T(0), T(0)};
+        BARRACUDA_UNROLL
+        for (int i = 0; i < Q; ++i) {
+            const index_t from = Layout::template neighbour<L>(s, cell, i, -1);
+            add(i, psi_a[from], sa);
+            add(i, psi_b[from], sb);
+        }
+        finish(cell, sa, sb, fa, fb);
+    }
+
+    /// ... at a boundary cell at pos: walls, obstacles and open faces present the node's
+    /// own psi, free-slip faces the mirror image's (kernel/pseudopotential.hpp).
+    BARRACUDA_HD void forces_boundary(const Layout& layout, const boundary::Parameters& faces,
+                                      const std::uint8_t* node_class, index_t cell, const int (&pos)[3], T (&fa)[3],
+                                      T (&fb)[3]) const {
+        T sa[3] = {T(0), T(0), T(0)}, sb[3] = {T(0), T(0), T(0)};
+        BARRACUDA_UNROLL
+        for (int i = 0; i < Q; ++i) {
+            const LinkSource link = link_source<L>(layout, faces, node_class, pos, i);
+            index_t from = cell;
+            if (link.kind == LinkKind::Streamed) {
+                from = link.from;
+            } else if (link.kind == LinkKind::Wall && faces.type[link.wall] == boundary::FaceType::FreeSlip) {
+                const int j = projected_velocity<L>(i, boundary::Parameters::axis(link.wall));
+                const LinkSource image = link_source<L>(layout, faces, node_class, pos, j);
+                if (j != 0 && image.kind == LinkKind::Streamed) from = image.from;
+            }
+            add(i, psi_a[from], sa);
+            add(i, psi_b[from], sb);
+        }
+        finish(cell, sa, sb, fa, fb);
+    }
+
+    BARRACUDA_HD static void add(int i, T p, T (&sum)[3]) { add_link_term<L>(i, p, sum); }
+    BARRACUDA_HD void finish(index_t cell, const T (&sa)[3], const T (&sb)[3], T (&fa)[3], T (&fb)[3]) const {
+        const T ka = T(parameters.g) * psi_a[cell], kb = T(parameters.g) * psi_b[cell];
+        BARRACUDA_UNROLL
+        for (int a = 0; a < 3; ++a) fa[a] = ka * sb[a], fb[a] = kb * sa[a];
+    }
+};
+
+}  // namespace barracuda::kernel
