@@ -22,6 +22,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <stdexcept>
 #include <vector>
 
 #include "backend/engine.hpp"
@@ -309,6 +310,20 @@ TEST(BinaryShanChen, RestoredStateContinuesBitForBit) {
     b->scalar_field(gb);
     ASSERT_EQ(ga, gb);
     EXPECT_LT(a->observe(1e-9, 10, false).bad_cell, 0);
+}
+
+// An engine handed what the two-component update does not carry out refuses it (the case
+// checks refuse it first, with its key: tests/cli/bad_input.sh).
+TEST(BinaryShanChen, EngineRefusesWhatItDoesNotCarryOut) {
+    auto open = binary_box(8, 8, 1.0 / 6, 1.0 / 6);
+    test::set_faces(open, 0, boundary::FaceType::Velocity, boundary::FaceType::Pressure);
+    EXPECT_THROW(backend::make_cpu_engine(open), std::invalid_argument);
+    auto sponge = binary_box(8, 8, 1.0 / 6, 1.0 / 6);
+    sponge.faces.has_sponge = true;
+    EXPECT_THROW(backend::make_cpu_engine(sponge), std::invalid_argument);
+    auto walls = binary_box(8, 8, 1.0 / 6, 1.0 / 6);
+    test::set_faces(walls, 1, boundary::FaceType::Wall, boundary::FaceType::FreeSlip);
+    EXPECT_NO_THROW(backend::make_cpu_engine(walls));
 }
 
 // A case from text: model = "shan-chen-binary", each component's density an expression

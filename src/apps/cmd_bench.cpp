@@ -732,8 +732,9 @@ int bench_command(const BenchOptions& o) {
         for (const auto& c : configs) {
             Result r;
             r.config = c;
-            const std::int64_t per_cell = storage::memory_bytes_per_cell(
-                lattice::velocities_of(c.lattice) + lattice::velocities_of(c.scalar), c.precision, c.pattern);
+            const int q = lattice::velocities_of(c.lattice);
+            const std::int64_t per_cell =
+                storage::memory_bytes_per_cell(q + lattice::second_velocities(c.scalar, q), c.precision, c.pattern);
             r.largest_cells = h.available_memory / per_cell * (o.weak ? 1 : comm.size());
             r.largest_edge = edge_of(c.lattice, r.largest_cells);
             // The box's cells in floating point first: an edge of 2^21 has 2^63 cells in 3D,

@@ -276,14 +276,33 @@ const Offer& offer_for(const EngineSetup& s) {
     return *find({s.lattice, s.precision, s.equilibrium, s.collision, s.pattern, s.scalar, s.storage});
 }
 
+/// A two-component engine's precondition (kernel/binary.hpp): what its update does not carry
+/// out is absent. sim::check_case refuses each with its key first; a setup handed here
+/// anyway is refused rather than run wrong.
+void require_binary_support(const EngineSetup& s) {
+    if (s.scalar != lattice::CoupledKind::ShanChenBinary) return;
+    bool supported = !s.faces.has_sponge && s.wall_links.empty();
+    for (int f = 0; f < 6; ++f)
+        supported = supported && (s.faces.type[f] == boundary::FaceType::Periodic ||
+                                  s.faces.type[f] == boundary::FaceType::Wall ||
+                                  s.faces.type[f] == boundary::FaceType::FreeSlip);
+    for (const std::uint8_t k : s.node_kind) supported = supported && (k == boundary::Fluid || k == boundary::Solid);
+    if (!supported)
+        throw std::invalid_argument("shan-chen-binary engine: walls, free-slip and periodic faces and obstacles at rest "
+                                    "with half-way bounce-back only (no open faces, moving walls or obstacles, "
+                                    "absorbing layers or interpolated walls)");
+}
+
 }  // namespace
 
 std::unique_ptr<Engine> make_cpu_engine(const EngineSetup& s) {
+    require_binary_support(s);
     const Offer& o = offer_for(s);
     return s.storage == storage::Storage::Sparse ? make_tiled_engine(s, o.cpu) : o.cpu(s);
 }
 
 std::unique_ptr<Engine> make_cuda_engine(const EngineSetup& s) {
+    require_binary_support(s);
     const Offer& o = offer_for(s);
     if (!cuda_built())
         throw ResourceError("backend = cuda: this binary was built without the CUDA backend (nvcc was not found)");

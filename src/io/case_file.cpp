@@ -879,8 +879,8 @@ void read_multiphase(const Section& m, const Section& init, sim::CaseSpec& spec)
     mp.binary = *model;
     physics::ShanChenParameters& p = mp.shan_chen;
     if (mp.binary) {
-        // Two components (kernel/binary.hpp): the exponential pseudopotential psi = rho0 (1 -
-        // exp(-rho / rho0)) of seed 003 (rho0 = 1), G > 0 repelling; B's viscosity and density.
+        // Two components (kernel/binary.hpp): psi = rho or rho0 (1 - exp(-rho / rho0)), G > 0
+        // repelling; B's viscosity and density.
         for (const char* k : {"a", "b", "gas_constant", "temperature", "wall_density"})
             if (m.has(k))
                 m.fail(k, "model = \"shan-chen-binary\" takes pseudopotential, g, rho0 and viscosity_b (its walls "

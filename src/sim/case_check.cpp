@@ -368,7 +368,6 @@ std::string short_text(double v) {
     return buf;
 }
 
-/// [thermal]: the scalar's relaxation, its coupling and its boundaries.
 // The two-component model (kernel/binary.hpp): its parameters, and what it does not
 // combine with: each refusal says why.
 void check_binary(const CaseSpec& spec) {
@@ -455,6 +454,7 @@ void check_multiphase(const CaseSpec& spec) {
     }
 }
 
+/// [thermal]: the scalar's relaxation, its coupling and its boundaries.
 void check_thermal(const CaseSpec& spec) {
     const ThermalSpec& t = spec.thermal;
     if (!t.enabled) return;
@@ -702,13 +702,17 @@ std::string unknown_obstacle_text(const CaseSpec& spec, const std::string& name)
 
 MemoryEstimate estimate_memory(const CaseSpec& spec) {
     const std::int64_t cells = spec.cells(), stored = spec.stored_nodes();
-    const std::int64_t q = lattice::velocities_of(spec.model.lattice) +
-                           (spec.thermal.enabled ? lattice::velocities_of(spec.thermal.lattice) : 0);
+    const int flow_q = lattice::velocities_of(spec.model.lattice);
+    // A coupled scalar's populations, or a second fluid component's (the flow's Q).
+    const std::int64_t q = flow_q + (spec.thermal.enabled     ? lattice::velocities_of(spec.thermal.lattice)
+                                     : spec.multiphase.binary ? flow_q
+                                                              : 0);
     MemoryEstimate m;
     m.population_bytes = storage::copies_of(spec.model.streaming) * q * storage::bytes_of(spec.model.precision) * stored;
     m.node_kind_bytes = stored;
-    // Shan-Chen's psi field, in the arithmetic type (FP16 storage computes in FP32).
-    if (spec.multiphase.enabled) m.population_bytes += storage::compute_bytes_of(spec.model.precision) * stored;
+    // Shan-Chen's psi fields (one a component), in the arithmetic type (FP16 storage computes in FP32).
+    if (spec.multiphase.enabled)
+        m.population_bytes += (spec.multiphase.binary ? 2 : 1) * storage::compute_bytes_of(spec.model.precision) * stored;
     m.output_bytes = (spec.thermal.enabled ? 5 : 4) * 8 * cells;  // density, velocity (and temperature), double
     // initial.density by expression or noise: the densities and velocities placed (host, doubles).
     if (!spec.initial_density_expression.empty() || spec.initial_noise > 0)

@@ -915,7 +915,8 @@ RunResult Simulation::run(OutputSink* sink, const std::function<void(const Progr
     // run ends inside it), of samples whose sum passed the same test as the output.
     auto write_mean = [&](std::int64_t step, bool checked) {
         if (!checked) check(step, false);
-        const auto m = average_.means(*engine_, sub_, spec_.thermal.enabled);
+        // The scalar slot's mean: the temperature, or a two-component case's rho_B.
+        const auto m = average_.means(*engine_, sub_, spec_.thermal.enabled || spec_.multiphase.binary);
         bool finite = true;
         for (const auto* field : {&m.rho, &m.u, &m.fluctuation, &m.theta})
             for (double v : *field) finite = finite && std::isfinite(v);

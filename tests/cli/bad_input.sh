@@ -648,6 +648,15 @@ else
     fail "the two-component case wrote no density_b or phi field, or no multiphase.csv of 3 rows"
 fi
 rm -rf "$T/binary-out"
+checks=$((checks + 1))
+"$BIN" run binary.toml --backend cpu -q --set "output.directory=$T/binary-out" --set 'average.steps=[2, 10]' \
+    --set average.interval=1 >"$LOG/stdout" 2>"$LOG/stderr" || true
+if grep -aq 'Name="density_b"' "$T"/binary-out/mean.vti 2>/dev/null && grep -aq 'Name="phi"' "$T"/binary-out/mean.vti; then
+    echo "ok   two components' means hold each density and phi"
+else
+    fail "the two-component case's mean.vti has no density_b or phi"
+fi
+rm -rf "$T/binary-out"
 grep -v '^viscosity_b' binary.toml >binary_no_nu.toml
 grep -v '^density_b' binary.toml >binary_no_rho.toml
 BI=(run binary.toml --backend cpu -q)

@@ -19,14 +19,15 @@
 //
 // Compares: the exponent of omega_0 against k (a least-squares slope of log
 // omega_0 on log k) with 3/2 (the 1.5 +- 0.05), and each omega_0 with the
-// inviscid sqrt(gamma k^3 / (rho_1 + rho_2)). Measured (H100, 512^2): 3.6%, 5.9%,
-// 7.3% and 9.7% below it at lambda = 256, 128, 64, 32 (the same to 0.5% at 128^2 on
+// inviscid sqrt(gamma k^3 / (rho_1 + rho_2)). Measured (H100, 512^2): 4.3%, 6.7%,
+// 8.7% and 9.7% below it at lambda = 256, 128, 64, 32 (the same to 0.5% at 128^2 on
 // the CPU), the shortfall growing with nu k^2 / omega_0 (0.05, 0.09, 0.18, 0.35):
 // viscous boundary layers at the interface lower the frequency beyond the damped
 // oscillator's omega_0 (Prosperetti 1981), and the interface, 4-5 nodes wide, is no
 // longer thin against 1/k at the shortest wavelength (k w = 0.9). Tolerance 10% where
 // a wavelength spans 14 interface widths or more (lambda >= 64), 15% at lambda = 32.
-// The exponent came out 1.47.
+// The exponent came out 1.47. (A first version sampled a node of its cosine, x = L -
+// lambda/4; the seed's sinusoid puts an antinode there, as now.)
 #include <cmath>
 #include <string>
 #include <vector>
@@ -167,10 +168,10 @@ Outcome run_capillary_waves(const Context& ctx) {
     io::PlotPanel trace{"interface height at x = L - lambda/4", "t (steps)", "h - L/2", false, false, {}};
     for (const int m : waves) {
         const double lambda = double(n) / m, k = 2 * pi / lambda, amplitude = 0.04 * lambda;
-        // B below the interface y = n/2 + a cos(k (x + 1/2)), A above; each with the other's
-        // trace at the flat interface's coexisting densities.
+        // B below the interface y = n/2 + a sin(k (x + 1/2)) (the seed's sinusoid), A above;
+        // each with the other's trace at the flat interface's coexisting densities.
         const std::string below = "y + 0.5 < " + format("%.10g", n / 2.0) + " + " + format("%.10g", amplitude) +
-                                  " * cos(" + format("%.17g", k) + " * (x + 0.5))";
+                                  " * sin(" + format("%.17g", k) + " * (x + 0.5))";
         auto spec = two_layers(n, n, below + " ? " + format("%.10g", flat.minor) + " : " + format("%.10g", flat.major),
                                below + " ? " + format("%.10g", flat.major) + " : " + format("%.10g", flat.minor));
         sim::Simulation s(spec, ctx.backend);
@@ -178,7 +179,8 @@ Outcome run_capillary_waves(const Context& ctx) {
         const double period = 2 * pi / omega_guess;
         const auto every = std::max<std::int64_t>(1, std::int64_t(period / 60));
         const auto steps = std::int64_t(3 * period);
-        // The column at x = L - lambda/4, where the wave's height is largest at t = 0.
+        // The column whose centre is x = L - lambda/4 (node L - lambda/4 - 1/2), where the
+        // sine is -1 at t = 0: an antinode of the standing wave.
         const int column = int(std::lround(n - lambda / 4 - 0.5));
         std::vector<std::int64_t> cells(static_cast<std::size_t>(n));
         for (int y = 0; y < n; ++y) cells[std::size_t(y)] = std::int64_t(column) + std::int64_t(n) * y;
