@@ -30,6 +30,7 @@
 // lambda/4; the seed's sinusoid puts an antinode there, as now.)
 #include <cmath>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "sim/simulation.hpp"
@@ -211,8 +212,7 @@ Outcome run_capillary_waves(const Context& ctx) {
         out.comparisons.push_back(relative("omega_0 at lambda = " + format("%.0f", lambda) +
                                                " against the inviscid sqrt(gamma k^3 / (rho_1 + rho_2))",
                                            omega0, omega_guess, lambda >= 64 ? 0.10 : 0.15));
-        std::vector<double> ts = t, hs = h;
-        trace.series.push_back({"lambda " + format("%.0f", lambda), ts, hs, true, false});
+        trace.series.push_back({"lambda " + format("%.0f", lambda), std::move(t), std::move(h), true, false});
     }
     // The exponent: least-squares slope of log omega_0 on log k.
     double sx = 0, sy = 0, sxx = 0, sxy = 0;
