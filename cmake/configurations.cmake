@@ -1,8 +1,8 @@
 # The configuration table (src/configurations.txt) -> the engine units and the
 # registry's table. Each row of the table names a lattice, precision,
 # equilibrium, collision and streaming pattern, and optionally a sixth column,
-# what is coupled to the flow (none when absent; a scalar's lattice, or
-# shan-chen), and a seventh, the storage of
+# what is coupled to the flow (none when absent; a scalar's lattice, or a
+# multiphase model), and a seventh, the storage of
 # the box (dense when absent; sparse: 4x4x4 tiles); a comma-separated list in a
 # column offers each of its values (the row is their product).
 #
@@ -16,7 +16,7 @@ function(barracuda_read_configurations table out_rows out_configs)
   set(map_equilibrium "compressible=Compressible" "incompressible=Incompressible")
   set(map_collision "bgk=BGK" "trt=TRT" "mrt=MRT" "regularized=Regularized" "entropic=Entropic")
   set(map_streaming "two-copy=TwoCopy" "in-place=InPlace")
-  set(map_scalar "none=None" "D2Q4=D2Q4" "D2Q5=D2Q5" "D3Q6=D3Q6" "D3Q7=D3Q7" "shan-chen=ShanChen" "shan-chen-binary=ShanChenBinary")
+  set(map_scalar "none=None" "D2Q4=D2Q4" "D2Q5=D2Q5" "D3Q6=D3Q6" "D3Q7=D3Q7" "shan-chen=ShanChen" "shan-chen-binary=ShanChenBinary" "free-energy=FreeEnergy")
   set(map_storage "dense=Dense" "sparse=Sparse")
   set(columns lattice precision equilibrium collision streaming scalar storage)
   file(STRINGS "${table}" lines)
@@ -137,6 +137,8 @@ function(barracuda_config_cost config out_cost)
     math(EXPR q "${q} + 1")  # the psi field's pass and neighbours, about one more population's work
   elseif(x STREQUAL "ShanChenBinary")
     math(EXPR q "${q} * 2 + 2")  # a second component's Q, and two psi fields
+  elseif(x STREQUAL "FreeEnergy")
+    math(EXPR q "${q} * 2 + 2")  # the order parameter's Q, phi's field and its two stencils
   elseif(NOT x STREQUAL "None")
     string(REGEX REPLACE "D[0-9]Q" "" qx "${x}")
     math(EXPR q "${q} + ${qx}")

@@ -53,6 +53,7 @@ inline constexpr std::array all_patterns{storage::Pattern::TwoCopy, storage::Pat
 inline constexpr std::array all_storages{storage::Storage::Dense, storage::Storage::Sparse};
 inline constexpr std::array all_scalars{lattice::CoupledKind::None, lattice::CoupledKind::D2Q4, lattice::CoupledKind::D2Q5,
                                         lattice::CoupledKind::D3Q6, lattice::CoupledKind::D3Q7,
-                                        lattice::CoupledKind::ShanChen, lattice::CoupledKind::ShanChenBinary};
+                                        lattice::CoupledKind::ShanChen, lattice::CoupledKind::ShanChenBinary,
+                                        lattice::CoupledKind::FreeEnergy};
 
 }  // namespace barracuda::backend

@@ -20,6 +20,7 @@
 #include "parallel/halo.hpp"
 #include "physics/collision_mrt.hpp"
 #include "physics/model.hpp"
+#include "physics/free_energy.hpp"
 #include "physics/shan_chen.hpp"
 #include "storage/grid.hpp"
 #include "storage/pattern.hpp"
@@ -60,6 +61,12 @@ struct EngineSetup {
     /// is tau) and its initial density where Engine::initialize_scalar gives none.
     double tau_b = 0.6;
     double density_b = 1;
+    /// CoupledKind::FreeEnergy (kernel/free_energy.hpp): the free energy's constants, the
+    /// order parameter's relaxation time, its initial value where Engine::initialize_scalar
+    /// gives none; fluid B's relaxation time is tau_b (A's tau).
+    physics::FreeEnergyParameters free_energy{};
+    double tau_phi = 1;
+    double phi = 1;
     /// Sparse: the engine stores the 4x4x4 tiles holding a non-solid node
     /// (backend/tiled_engine.hpp); everything else in the setup, and every per-cell
     /// vector the engine takes or gives, stays that of the dense box.

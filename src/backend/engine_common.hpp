@@ -19,9 +19,15 @@
 
 namespace barracuda::backend {
 
-/// The Shan-Chen models' per-cell psi fields: one a component.
+/// The multiphase models' per-cell fields: Shan-Chen's psi, one a component; the free
+/// energy's phi.
 inline int psi_fields(const EngineSetup& s) {
-    return s.scalar == lattice::CoupledKind::ShanChen ? 1 : s.scalar == lattice::CoupledKind::ShanChenBinary ? 2 : 0;
+    switch (s.scalar) {
+        case lattice::CoupledKind::ShanChen:
+        case lattice::CoupledKind::FreeEnergy: return 1;
+        case lattice::CoupledKind::ShanChenBinary: return 2;
+        default: return 0;
+    }
 }
 
 template <class L, class Eq, class Store>
@@ -39,9 +45,11 @@ template <class L>
 std::int64_t bytes_per_cell_update(const EngineSetup& s) {
     const int q = L::Q + lattice::second_velocities(s.scalar, L::Q);
     const std::int64_t b = storage::bytes_per_cell_update(q, s.precision);
-    // Shan-Chen: the macro-field pass reads the populations once more and writes its
-    // psi fields (one a component), the stream-collide pass reads them (its neighbours'
-    // from cache); psi in the arithmetic type.
+    // Multiphase: the macro-field pass reads the populations once more (the free energy's:
+    // g only) and writes its fields (psi, one a component; phi), the stream-collide pass
+    // reads them (its neighbours' from cache); the fields in the arithmetic type.
+    if (s.scalar == lattice::CoupledKind::FreeEnergy)
+        return b + L::Q * storage::bytes_of(s.precision) + 1 + 2 * storage::compute_bytes_of(s.precision);
     return lattice::is_shan_chen(s.scalar)
                ? b + q * storage::bytes_of(s.precision) + 1 + 2 * psi_fields(s) * storage::compute_bytes_of(s.precision)
                : b;
@@ -139,17 +147,26 @@ Part make_pseudopotential_part(const EngineSetup& s, T* psi) {
     return p;
 }
 
-/// The two-component part (kernel/binary.hpp) from the setup, over component B's store and
-/// the engine's two psi fields (psi_A for every cell, then psi_B).
+/// A binary fluid's part from the setup, over its second store and the engine's fields:
+/// the two-component Shan-Chen model's (kernel/binary.hpp: psi_A for every cell, then
+/// psi_B) or the free energy's (kernel/free_energy.hpp: phi).
 template <class Part, class Store, class T>
-Part make_binary_part(const EngineSetup& s, const Store& store, T* psi) {
+Part make_binary_part(const EngineSetup& s, const Store& store, T* fields) {
     Part p{};
     p.store = store;
-    p.psi_a = psi;
-    p.psi_b = psi + s.grid.cells();
-    p.parameters = s.shan_chen;
-    p.omega_a = T(1 / s.tau);
-    p.omega_b = T(1 / s.tau_b);
+    if constexpr (requires { p.phi; }) {
+        p.phi = fields;
+        p.parameters = s.free_energy;
+        p.tau_a = T(s.tau);
+        p.tau_b = T(s.tau_b);
+        p.omega_phi = T(1 / s.tau_phi);
+    } else {
+        p.psi_a = fields;
+        p.psi_b = fields + s.grid.cells();
+        p.parameters = s.shan_chen;
+        p.omega_a = T(1 / s.tau);
+        p.omega_b = T(1 / s.tau_b);
+    }
     return p;
 }
 
@@ -163,18 +180,33 @@ inline bool forced(const EngineSetup& s) {
 }
 
 /// The second distribution's initial state where none is given: a scalar's initial
-/// theta, or the second component's density.
+/// theta, the second component's density, or the order parameter.
 inline double second_initial(const EngineSetup& s) {
-    return s.scalar == lattice::CoupledKind::ShanChenBinary ? s.density_b : s.thermal.initial;
+    return s.scalar == lattice::CoupledKind::ShanChenBinary ? s.density_b
+           : s.scalar == lattice::CoupledKind::FreeEnergy   ? s.phi
+                                                            : s.thermal.initial;
 }
 
 /// The second distribution's initial state at every fluid cell: a scalar's equilibrium
 /// of (theta, u) (place_scalar), or the second component's of (rho_B, u)
-/// (place_equilibrium). values: one per cell, or one for all.
+/// (place_equilibrium), or the order parameter's of (phi, u) (kernel/place.hpp).
+/// values: one per cell, or one for all.
 template <class L, class Eq, class Ls, class Store>
 void place_second(const EngineSetup& s, const std::vector<std::uint8_t>& node_class, const Store& previous,
                   const std::vector<double>& values, const std::vector<double>& u) {
-    if constexpr (std::is_same_v<Ls, lattice::SecondComponent>) {
+    if constexpr (std::is_same_v<Ls, lattice::OrderParameter>) {
+        using T = typename Store::compute_type;
+        const std::int64_t cells = s.grid.cells();
+        if ((values.size() != 1 && values.size() != std::size_t(cells)) || u.size() != std::size_t(3 * cells))
+            throw std::invalid_argument("initialize_scalar: phi needs 1 value per cell, u 3");
+        const auto layout = storage::layout_of<typename Store::layout_type>(s.grid);
+#pragma omp parallel for schedule(static)
+        for (std::int64_t c = 0; c < cells; ++c) {
+            const T vel[3] = {T(u[3 * c]), T(u[3 * c + 1]), T(u[3 * c + 2])};
+            const T phi = T(values.size() == 1 ? values[0] : values[std::size_t(c)]);
+            kernel::place_order_parameter_at<L>(layout, s.faces, node_class.data(), previous, c, phi, vel);
+        }
+    } else if constexpr (std::is_same_v<Ls, lattice::SecondComponent>) {
         const std::size_t cells = std::size_t(s.grid.cells());
         if ((values.size() != 1 && values.size() != cells) || u.size() != 3 * cells)
             throw std::invalid_argument("initialize_scalar: rho_B needs 1 value per cell, u 3");

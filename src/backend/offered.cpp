@@ -144,7 +144,7 @@ std::string table_refusal(const Configuration& c) {
     if (text.empty()) {
         text = std::string("model.lattice, precision, equilibrium, collision, streaming") +
                (lattice::is_scalar(c.scalar)                         ? ", thermal.lattice"
-                : lattice::is_shan_chen(c.scalar)             ? ", multiphase.model"
+                : lattice::is_multiphase(c.scalar)            ? ", multiphase.model"
                                                               : "") +
                (c.storage != storage::Storage::Dense ? ", domain.storage" : "") + " = " + name_of(c) + ": not offered";
         const std::string near = nearest(c);
@@ -239,9 +239,9 @@ std::string refusal(const Request& r) {
     for (int f = 0; f < 6; ++f)
         if (auto why = face_refusal(r, f); !why.empty()) return why;
     if (r.several_ranks) {
-        if (lattice::is_shan_chen(c.scalar))
+        if (lattice::is_multiphase(c.scalar))
             return "multiphase.model = \"" + std::string(lattice::name_of(c.scalar)) +
-                   "\" runs on one rank for now (its psi fields have no halo exchange yet); run without mpirun or "
+                   "\" runs on one rank for now (its macro fields have no halo exchange yet); run without mpirun or "
                    "with one rank";
         if (c.lattice == lattice::Kind::D3Q13)
             return "model.lattice = \"D3Q13\" runs on one rank for now (its halo would carry one sub-lattice); run "
@@ -276,11 +276,11 @@ const Offer& offer_for(const EngineSetup& s) {
     return *find({s.lattice, s.precision, s.equilibrium, s.collision, s.pattern, s.scalar, s.storage});
 }
 
-/// A two-component engine's precondition (kernel/binary.hpp): what its update does not carry
-/// out is absent. sim::check_case refuses each with its key first; a setup handed here
-/// anyway is refused rather than run wrong.
+/// A binary fluid's engine's precondition (kernel/binary.hpp, kernel/free_energy.hpp): what
+/// its update does not carry out is absent. sim::check_case refuses each with its key
+/// first; a setup handed here anyway is refused rather than run wrong.
 void require_binary_support(const EngineSetup& s) {
-    if (s.scalar != lattice::CoupledKind::ShanChenBinary) return;
+    if (!lattice::is_binary_fluid(s.scalar)) return;
     bool supported = !s.faces.has_sponge && s.wall_links.empty();
     for (int f = 0; f < 6; ++f)
         supported = supported && (s.faces.type[f] == boundary::FaceType::Periodic ||
@@ -288,7 +288,7 @@ void require_binary_support(const EngineSetup& s) {
                                   s.faces.type[f] == boundary::FaceType::FreeSlip);
     for (const std::uint8_t k : s.node_kind) supported = supported && (k == boundary::Fluid || k == boundary::Solid);
     if (!supported)
-        throw std::invalid_argument("shan-chen-binary engine: walls, free-slip and periodic faces and obstacles at rest "
+        throw std::invalid_argument(std::string(lattice::name_of(s.scalar)) + " engine: walls, free-slip and periodic faces and obstacles at rest "
                                     "with half-way bounce-back only (no open faces, moving walls or obstacles, "
                                     "absorbing layers or interpolated walls)");
 }

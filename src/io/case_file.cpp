@@ -46,12 +46,14 @@ std::vector<std::string> known_keys() {
         "model.mrt.s_e", "model.mrt.s_eps", "model.mrt.s_q", "model.mrt.s_pi", "model.mrt.s_m",
         "domain.size", "domain.periodic", "domain.decomposition", "domain.storage",
         "initial.density", "initial.velocity", "initial.density_noise", "initial.seed", "initial.density_b",
+        "initial.phi",
         "force.body",
         "thermal.lattice", "thermal.diffusivity", "thermal.prandtl", "thermal.collision", "thermal.trt_magic",
         "thermal.expansion", "thermal.gravity", "thermal.reference_temperature", "thermal.initial_temperature",
         "thermal.turbulent_prandtl",
         "multiphase.model", "multiphase.pseudopotential", "multiphase.g", "multiphase.rho0", "multiphase.a",
         "multiphase.b", "multiphase.gas_constant", "multiphase.temperature", "multiphase.wall_density", "multiphase.viscosity_b",
+        "multiphase.kappa", "multiphase.gamma", "multiphase.tau_phi",
         "forces.obstacles", "forces.reference_velocity", "forces.reference_area", "forces.flow_axis",
         "forces.lift_axis", "forces.interval",
         "run.steps", "run.steady_tolerance", "run.check_interval", "run.density_range", "run.backend",
@@ -862,21 +864,65 @@ void read_thermal(const Section& t, sim::CaseSpec& spec) {
     }
 }
 
+// [multiphase] model = "free-energy" (physics/free_energy.hpp): the free energy's a,
+// kappa and Gamma, the order parameter's tau_phi, fluid B's viscosity, initial.phi.
+void read_free_energy(const Section& m, const Section& init, sim::CaseSpec& spec) {
+    sim::MultiphaseSpec& mp = spec.multiphase;
+    for (const char* k : {"pseudopotential", "g", "rho0", "b", "gas_constant", "temperature", "wall_density"})
+        if (m.has(k))
+            m.fail(k, "model = \"free-energy\" takes a, kappa, gamma, tau_phi and viscosity_b (its walls are "
+                      "neutral); this key belongs to the Shan-Chen models");
+    if (init.has("density_b")) init.fail("density_b", "initial.density_b belongs to model = \"shan-chen-binary\"");
+    physics::FreeEnergyParameters& p = mp.free_energy_parameters;
+    // a = 0.02, kappa = 0.04 by default (seed 003's capillary waves, §5.4): an interface of
+    // width sqrt(2 kappa / a) = 2 spacings, surface tension sqrt(8 kappa a / 9) = 0.0267
+    // (Laplace's law gives it within 3.2%, spurious currents 1.1e-4 at tau = 1:
+    // tests/test_free_energy.cpp); Gamma = 1 and tau_phi = 1, a mobility M = Gamma (tau_phi -
+    // 1/2) = 0.5, well inside the stable range (physics::mobility_stiffness 0.25 of 0.6).
+    p.a = m.number("a").value_or(p.a);
+    p.kappa = m.number("kappa").value_or(p.kappa);
+    p.gamma = m.number("gamma").value_or(p.gamma);
+    mp.tau_phi = m.number("tau_phi").value_or(mp.tau_phi);
+    mp.viscosity_b = m.number("viscosity_b").value_or(mp.viscosity_b);
+    if (!m.has("viscosity_b"))
+        m.fail_missing("viscosity_b", "fluid B's kinematic viscosity in lattice units (A's, at phi = +1, is "
+                                      "model.viscosity)");
+    const auto phi = init.number_or_text("phi");
+    if (!phi)
+        init.fail_missing("phi", "the initial order parameter: +1 fluid A, -1 fluid B (a number or an expression "
+                                 "of x, y, z)");
+    if (const auto* text = std::get_if<std::string>(&*phi))
+        mp.phi_expression = parsed_expression(init, "phi", *text, spec.size);
+    else
+        mp.phi = std::get<double>(*phi);
+}
+
 // [multiphase]: the Shan-Chen models (seed 003 §2.2.1, physics/shan_chen.hpp): one
-// component (liquid and vapour) or two (binary). Ranges are checked in check_case.
+// component (liquid and vapour) or two (binary); the free-energy binary fluid (§2.2.2,
+// physics/free_energy.hpp). Ranges are checked in check_case.
 void read_multiphase(const Section& m, const Section& init, sim::CaseSpec& spec) {
     if (init.has("density_b") && !m.present())
         init.fail("density_b", "initial.density_b is component B's density of [multiphase] model = "
                                "\"shan-chen-binary\"; add that table");
+    if (init.has("phi") && !m.present())
+        init.fail("phi", "initial.phi is the order parameter of [multiphase] model = \"free-energy\"; add that table");
     if (!m.present()) return;
     sim::MultiphaseSpec& mp = spec.multiphase;
     mp.enabled = true;
-    const auto model = read_choice(m, "model", std::array<std::string_view, 2>{"shan-chen", "shan-chen-binary"},
-                                   std::array{false, true});
+    const auto model = read_choice(m, "model", std::array<std::string_view, 3>{"shan-chen", "shan-chen-binary", "free-energy"},
+                                   std::array{0, 1, 2});
     if (!model)
-        m.fail_missing("model", "choose \"shan-chen\" (one component: liquid and vapour) or \"shan-chen-binary\" "
-                                "(two components)");
-    mp.binary = *model;
+        m.fail_missing("model", "choose \"shan-chen\" (one component: liquid and vapour), \"shan-chen-binary\" "
+                                "(two components) or \"free-energy\" (a binary fluid)");
+    mp.binary = *model != 0;
+    mp.free_energy = *model == 2;
+    if (mp.free_energy) {
+        read_free_energy(m, init, spec);
+        return;
+    }
+    for (const char* k : {"kappa", "gamma", "tau_phi"})
+        if (m.has(k)) m.fail(k, "this key belongs to model = \"free-energy\"");
+    if (init.has("phi")) init.fail("phi", "initial.phi belongs to model = \"free-energy\"");
     physics::ShanChenParameters& p = mp.shan_chen;
     if (mp.binary) {
         // Two components (kernel/binary.hpp): psi = rho or rho0 (1 - exp(-rho / rho0)), G > 0

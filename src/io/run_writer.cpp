@@ -143,7 +143,7 @@ void RunWriter::write(std::int64_t step, const std::vector<double>& rho, const s
     fields.offset = sub_.owned_origin;
     if (o.density) fields.density = rho;
     if (o.velocity || o.png) fields.velocity = u;
-    // The second distribution's field: a binary case's rho_B (with the densities), else the temperature.
+    // The second distribution's field: a binary case's rho_B or phi (with the densities), else the temperature.
     if (spec_.multiphase.binary) {
         if (o.density) fields.density_b = temperature;
     } else if (o.temperature) {
@@ -309,6 +309,19 @@ std::array<double, 2> RunWriter::coefficients(const sim::ForceReportSpec& f, con
 }
 
 void RunWriter::in_output_units(FieldSet& fields) const {
+    if (spec_.multiphase.free_energy) {
+        // The free energy: density holds rho, density_b phi (Engine::scalar_field); written
+        // as the density, phi and the bulk pressure p0 = rho cs2 + a (-phi^2/2 + 3 phi^4/4)
+        // (physics/free_energy.hpp; cs2 = 1/3).
+        if (fields.density.empty() || fields.density_b.size() != fields.density.size()) return;
+        fields.phi.swap(fields.density_b);
+        fields.density_b.clear();
+        fields.pressure.resize(fields.density.size());
+        for (std::size_t c = 0; c < fields.density.size(); ++c)
+            fields.pressure[c] = physics::free_energy_pressure(spec_.multiphase.free_energy_parameters,
+                                                               fields.density[c], fields.phi[c], 1.0 / 3.0);
+        return;
+    }
     if (spec_.multiphase.binary) {
         // Two components: density holds rho_A, density_b rho_B (Engine::fields and
         // scalar_field); written as the total, each component, phi and the pressure
@@ -355,7 +368,7 @@ void RunWriter::write_mean(const sim::MeanFields& mean) {
     f.velocity = mean.u;
     f.fluctuation = mean.fluctuation;
     if (spec_.multiphase.binary) {
-        f.density_b = mean.theta;  // the mean of rho_B (Engine::accumulate's theta)
+        f.density_b = mean.theta;  // the mean of rho_B or phi (Engine::accumulate's theta)
     } else {
         f.temperature = mean.theta;
         for (double& t : f.temperature) t += spec_.thermal.reference;
@@ -541,10 +554,11 @@ void RunWriter::write_permeability(std::int64_t step, const std::vector<double>&
 
 void RunWriter::write_multiphase(std::int64_t step, const std::vector<double>& rho, const std::vector<double>& u,
                                  const std::vector<double>& second) {
-    if (!lead_) return;  // one rank (the Shan-Chen models' psi fields have no halo)
+    if (!lead_) return;  // one rank (the multiphase models' fields have no halo)
     const bool binary = spec_.multiphase.binary;
     const auto m = sim::multiphase_integrals(spec_, kinds_, rho, u, binary ? second : std::vector<double>{});
-    const std::string header = std::string("step,time,") + (binary ? "mass_a,mass_b" : "mass") +
+    const std::string header = std::string("step,time,") +
+                               (spec_.multiphase.free_energy ? "mass,phi_sum" : binary ? "mass_a,mass_b" : "mass") +
                                ",kinetic_energy,max_speed,interface\n";
     std::string row = std::to_string(step) + ',' + csv_number(time_of(step)) + ',' + csv_number(m.mass_a);
     if (binary) row += ',' + csv_number(m.mass_b);

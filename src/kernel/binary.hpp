@@ -24,15 +24,13 @@
 #include "kernel/links.hpp"
 #include "lattice/lattice.hpp"
 #include "kernel/pseudopotential.hpp"
+#include "kernel/second_set.hpp"
 #include "physics/shan_chen.hpp"
 #include "storage/layout.hpp"
 
 namespace barracuda::kernel {
 
 using storage::index_t;
-
-template <class L, class Eq, class Store>
-struct Gather;  // kernel/stream_collide.hpp
 
 template <class L, class Store>
 struct BinaryPart {
@@ -42,37 +40,15 @@ struct BinaryPart {
     static constexpr bool present = true;      // component B's populations
     static constexpr bool interacting = true;  // the macro-field pass: psi_A, psi_B
     static constexpr bool binary = true;
+    static constexpr int fields = 2;  // per-cell fields of the macro-field pass: psi_A, psi_B
     static constexpr int Q = L::Q;
+    using Set = SecondSet<L, Store>;
 
     Store store;             // component B's populations
     T* psi_a = nullptr;      // per cell: pass 1 writes them, pass 2 reads them
     T* psi_b = nullptr;
     physics::ShanChenParameters parameters{};  // G and the exponential pseudopotential's rho0
     T omega_a = T(1), omega_b = T(1);          // 1 / tau of each component
-
-    /// B's populations arriving at a bulk cell.
-    BARRACUDA_HD void gather_bulk(index_t cell, const Cursor& s, T (&g)[Q]) const {
-        BARRACUDA_UNROLL
-        for (int i = 0; i < Q; ++i) g[i] = store.streamed(i, cell, Layout::template neighbour<L>(s, cell, i, -1));
-    }
-
-    /// ... at a boundary cell: streamed, bounced back (walls, obstacles) or mirrored
-    /// (free-slip faces), as the flow's Gather::gather_boundary does for A.
-    BARRACUDA_HD void gather_boundary(const Layout& layout, const boundary::Parameters& faces,
-                                      const std::uint8_t* node_class, const int (&pos)[3], index_t cell,
-                                      T (&g)[Q]) const {
-        BARRACUDA_UNROLL
-        for (int i = 0; i < Q; ++i) {
-            const LinkSource link = link_source<L>(layout, faces, node_class, pos, i);
-            if (link.kind == LinkKind::Streamed)
-                g[i] = store.streamed(i, cell, link.from);
-            else if (link.kind == LinkKind::Wall && faces.type[link.wall] == boundary::FaceType::FreeSlip)
-                g[i] = store.reflected(L::opposite(lattice::mirrored_along<L>(i, boundary::Parameters::axis(link.wall))),
-                                       cell);
-            else
-                g[i] = store.reflected(i, cell);
-        }
-    }
 
     /// Pass 1 at one cell: psi_A and psi_B of the densities the coming step gathers. A
     /// solid (or ghost) cell keeps what it holds (nothing reads it).
@@ -81,7 +57,9 @@ struct BinaryPart {
         const std::uint8_t k = path_of(in.node_class[cell]);
         if (k == Solid || k == Ghost) return;
         T f[Q], g[Q];
-        gather_both(in, cell, k, f, g);
+        int pos[3];
+        in.layout.position(cell, pos);
+        Set::gather_both(in, store, cell, k, pos, f, g);
         T rho_a = T(1), rho_b = T(1);
         BARRACUDA_UNROLL
         for (int i = 0; i < Q; ++i) rho_a += f[i], rho_b += g[i];
@@ -95,16 +73,10 @@ struct BinaryPart {
     BARRACUDA_HD void update_bulk(const Gather<L, Eq, Store>& in, index_t cell, const Cursor& s) const {
         T f[Q], g[Q], fa[3], fb[3];
         in.gather_bulk(cell, s, f);
-        gather_bulk(cell, s, g);
+        Set::gather_bulk(store, cell, s, g);
         forces_bulk(cell, s, fa, fb);
         physics::binary_collide<L, Eq>(f, g, fa, fb, in.force, omega_a, omega_b);
-        const std::uint32_t word = in.store.draw(cell);
-        BARRACUDA_UNROLL
-        for (int i = 0; i < Q; ++i) {
-            const index_t to = Layout::template neighbour<L>(s, cell, i, +1);
-            in.store.put(i, cell, to, true, f[i], word);
-            store.put(i, cell, to, true, g[i], ~word);
-        }
+        Set::put_bulk(in, store, cell, s, f, g);
     }
 
     /// Pass 2 at a boundary cell: every link classified (kernel/links.hpp). Also correct
@@ -114,23 +86,10 @@ struct BinaryPart {
         T f[Q], g[Q], fa[3], fb[3];
         int pos[3];
         in.layout.position(cell, pos);
-        boundary::OpenFaceState<T> unused;  // no open faces with this model
-        in.gather_boundary(cell, pos, f, unused);
-        gather_boundary(in.layout, in.faces, in.node_class, pos, cell, g);
+        Set::gather_both(in, store, cell, Boundary, pos, f, g);
         forces_boundary(in.layout, in.faces, in.node_class, cell, pos, fa, fb);
         physics::binary_collide<L, Eq>(f, g, fa, fb, in.force, omega_a, omega_b);
-        const std::uint32_t word = in.store.draw(cell);
-        BARRACUDA_UNROLL
-        for (int i = 0; i < Q; ++i) {
-            if (in.store.needs_destination()) {
-                const LinkSource to = in.destination(pos, i);
-                in.store.put(i, cell, to.from, to.kind == LinkKind::Streamed, f[i], word);
-                store.put(i, cell, to.from, to.kind == LinkKind::Streamed, g[i], ~word);
-            } else {
-                in.store.put(i, cell, cell, true, f[i], word);
-                store.put(i, cell, cell, true, g[i], ~word);
-            }
-        }
+        Set::put_boundary(in, store, cell, pos, f, g);
     }
 
     /// What output and observers read: A's density (rho), B's (theta) and the fluid's
@@ -145,9 +104,9 @@ struct BinaryPart {
             return;
         }
         T f[Q], g[Q], fa[3], fb[3];
-        gather_both(in, cell, k, f, g);
         int pos[3];
         in.layout.position(cell, pos);
+        Set::gather_both(in, store, cell, k, pos, f, g);
         if (k == Bulk) forces_bulk(cell, in.layout.cursor(pos), fa, fb);
         else forces_boundary(in.layout, in.faces, in.node_class, cell, pos, fa, fb);
         physics::binary_state<L>(f, g, fa, fb, in.force, rho, theta, u);
@@ -164,22 +123,6 @@ struct BinaryPart {
     }
 
 private:
-    template <class Eq>
-    BARRACUDA_HD void gather_both(const Gather<L, Eq, Store>& in, index_t cell, std::uint8_t k, T (&f)[Q],
-                                  T (&g)[Q]) const {
-        int pos[3];
-        in.layout.position(cell, pos);
-        if (k == Bulk) {
-            const Cursor s = in.layout.cursor(pos);
-            in.gather_bulk(cell, s, f);
-            gather_bulk(cell, s, g);
-            return;
-        }
-        boundary::OpenFaceState<T> unused;
-        in.gather_boundary(cell, pos, f, unused);
-        gather_boundary(in.layout, in.faces, in.node_class, pos, cell, g);
-    }
-
     /// The interaction forces at a bulk cell: psi at x - c_i, the cells the gather pulls from.
     BARRACUDA_HD void forces_bulk(index_t cell, const Cursor& s, T (&fa)[3], T (&fb)[3]) const {
         T sa[3] = {T(0), T(0), T(0)}, sb[3] = {T(0), T(0), T(0)};

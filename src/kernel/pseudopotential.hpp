@@ -61,6 +61,7 @@ struct PseudopotentialPart {
     static constexpr bool present = false;     // no populations of its own
     static constexpr bool interacting = true;  // a macro-field pass, a force from neighbours
     static constexpr bool binary = false;      // one component (two: kernel/binary.hpp)
+    static constexpr int fields = 1;           // per-cell fields of the macro-field pass: psi
     static constexpr int Q = 1;                // array sizes in code that `if constexpr` removes
 
     T* psi = nullptr;  // per cell: the macro-field pass writes it, the stream-collide pass reads it

@@ -14,6 +14,7 @@
 #include "boundary/parameters.hpp"
 #include "boundary/scalar_faces.hpp"
 #include "kernel/binary.hpp"
+#include "kernel/free_energy.hpp"
 #include "kernel/links.hpp"
 #include "kernel/pseudopotential.hpp"
 #include "kernel/reflecting_cells.hpp"
@@ -271,12 +272,19 @@ template <class Store>
 struct ScalarPartOf<lattice::SecondComponent, Store> {
     using type = BinaryPart<typename Store::lattice_type, Store>;
 };
+/// The free-energy model's order parameter (sixth column free-energy): populations on the
+/// flow's lattice.
+template <class Store>
+struct ScalarPartOf<lattice::OrderParameter, Store> {
+    using type = FreeEnergyPart<typename Store::lattice_type, Store>;
+};
 template <class Ls, class Store>
 using ScalarPartFor = typename ScalarPartOf<Ls, Store>::type;
 /// The store type of the second distribution: the scalar's lattice over the flow's pattern
-/// and precision, or the flow's own store for a second fluid component.
+/// and precision, or the flow's own store for a binary fluid's second set.
 template <class Ls, class Store>
-using SecondStoreFor = std::conditional_t<std::is_same_v<Ls, lattice::SecondComponent>, Store,
-                                          typename Store::template rebind<Ls>>;
+using SecondStoreFor = std::conditional_t<std::is_same_v<Ls, lattice::SecondComponent> ||
+                                              std::is_same_v<Ls, lattice::OrderParameter>,
+                                          Store, typename Store::template rebind<Ls>>;
 
 }  // namespace barracuda::kernel

@@ -65,9 +65,10 @@ struct D3Q7 : AxisSet<3, true, 1, 4> {
 /// What a run couples to its flow (the configuration table's sixth column): nothing,
 /// a scalar (temperature) on one of the four sets, the Shan-Chen interaction of
 /// the flow's own density (kernel/pseudopotential.hpp: a per-cell field, no lattice),
-/// or a second fluid component on the flow's own lattice with the two-component
-/// Shan-Chen interaction (kernel/binary.hpp).
-enum class CoupledKind { None, D2Q4, D2Q5, D3Q6, D3Q7, ShanChen, ShanChenBinary };
+/// a second fluid component on the flow's own lattice with the two-component
+/// Shan-Chen interaction (kernel/binary.hpp), or the free-energy model's order
+/// parameter on the flow's own lattice (kernel/free_energy.hpp).
+enum class CoupledKind { None, D2Q4, D2Q5, D3Q6, D3Q7, ShanChen, ShanChenBinary, FreeEnergy };
 
 constexpr std::string_view name_of(CoupledKind k) {
     switch (k) {
@@ -78,6 +79,7 @@ constexpr std::string_view name_of(CoupledKind k) {
         case CoupledKind::D3Q7: return "D3Q7";
         case CoupledKind::ShanChen: return "shan-chen";
         case CoupledKind::ShanChenBinary: return "shan-chen-binary";
+        case CoupledKind::FreeEnergy: return "free-energy";
     }
     return "?";
 }
@@ -89,19 +91,25 @@ constexpr int velocities_of(CoupledKind k) {
         case CoupledKind::D3Q7: return 7;
         case CoupledKind::None:
         case CoupledKind::ShanChen:
-        case CoupledKind::ShanChenBinary: break;
+        case CoupledKind::ShanChenBinary:
+        case CoupledKind::FreeEnergy: break;
     }
     return 0;
 }
-/// A scalar set's dimensions (0 for none and the Shan-Chen models, which fit either).
+/// A scalar set's dimensions (0 for none and the multiphase models, which fit either).
 constexpr int dimensions_of(CoupledKind k) {
     return k == CoupledKind::D2Q4 || k == CoupledKind::D2Q5 ? 2 : k == CoupledKind::D3Q6 || k == CoupledKind::D3Q7 ? 3 : 0;
 }
 /// Whether the sixth column names a Shan-Chen model (a macro-field pass, [multiphase]).
 constexpr bool is_shan_chen(CoupledKind k) { return k == CoupledKind::ShanChen || k == CoupledKind::ShanChenBinary; }
-/// Populations a cell stores besides the flow's Q: a scalar's, or the second component's (Q).
+/// Whether the sixth column names a binary fluid: a second distribution on the flow's own
+/// lattice whose part updates the whole cell (kernel/binary.hpp, kernel/free_energy.hpp).
+constexpr bool is_binary_fluid(CoupledKind k) { return k == CoupledKind::ShanChenBinary || k == CoupledKind::FreeEnergy; }
+/// Whether the sixth column names a multiphase model ([multiphase]: a macro-field pass).
+constexpr bool is_multiphase(CoupledKind k) { return is_shan_chen(k) || k == CoupledKind::FreeEnergy; }
+/// Populations a cell stores besides the flow's Q: a scalar's, or a binary fluid's second set (Q).
 constexpr int second_velocities(CoupledKind k, int flow_q) {
-    return k == CoupledKind::ShanChenBinary ? flow_q : velocities_of(k);
+    return is_binary_fluid(k) ? flow_q : velocities_of(k);
 }
 /// Whether the sixth column names a scalar's lattice (a second distribution).
 constexpr bool is_scalar(CoupledKind k) { return velocities_of(k) > 0; }
@@ -114,7 +122,8 @@ constexpr double cs2_of(CoupledKind k) {
         case CoupledKind::D3Q7: return D3Q7::cs2;
         case CoupledKind::None:
         case CoupledKind::ShanChen:
-        case CoupledKind::ShanChenBinary: break;
+        case CoupledKind::ShanChenBinary:
+        case CoupledKind::FreeEnergy: break;
     }
     return 0;
 }
@@ -150,6 +159,14 @@ struct SecondComponent {
 };
 template <>
 struct ScalarTypeOf<CoupledKind::ShanChenBinary> { using type = SecondComponent; };
+/// The free-energy model's order parameter: populations on the flow's own lattice
+/// (kernel/free_energy.hpp).
+struct OrderParameter {
+    static constexpr int Q = 0;
+    static constexpr const char* name = "free-energy";
+};
+template <>
+struct ScalarTypeOf<CoupledKind::FreeEnergy> { using type = OrderParameter; };
 template <CoupledKind K>
 using ScalarType = typename ScalarTypeOf<K>::type;
 

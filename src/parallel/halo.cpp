@@ -101,7 +101,8 @@ HaloPlan make_halo_plan(lattice::Kind lattice, const Subdomain& sub, lattice::Co
         case lattice::CoupledKind::D3Q7: add_scalar<lattice::D3Q7>(out, sub); break;
         case lattice::CoupledKind::None:
         case lattice::CoupledKind::ShanChen:
-        case lattice::CoupledKind::ShanChenBinary: break;  // one rank only (backend::refusal)
+        case lattice::CoupledKind::ShanChenBinary:
+        case lattice::CoupledKind::FreeEnergy: break;  // one rank only (backend::refusal)
     }
     return out;
 }

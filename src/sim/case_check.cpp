@@ -368,43 +368,82 @@ std::string short_text(double v) {
     return buf;
 }
 
+// What a binary fluid's part (kernel/binary.hpp, kernel/free_energy.hpp) does not carry
+// out: each refusal says why. Fluid B's viscosity.
+void check_two_fluids(const CaseSpec& spec, const std::string& model, const char* fluids) {
+    const MultiphaseSpec& m = spec.multiphase;
+    const double tau_b = 3 * m.viscosity_b + 0.5;
+    if (!(m.viscosity_b > 0 && tau_b <= max_tau))
+        fail("multiphase.viscosity_b = " + value_text(m.viscosity_b) + ": must be > 0 and at most " +
+             value_text((max_tau - 0.5) / 3) + " (tau_B = 3 nu_B + 0.5, as model.tau)");
+    if (spec.model.smagorinsky > 0)
+        fail("model.smagorinsky = " + value_text(spec.model.smagorinsky) + " with multiphase.model = \"" + model +
+             "\": the two fluids' BGK collision has no LES closure; remove model.smagorinsky");
+    for (int f = 0; f < 6; ++f) {
+        if (spec.periodic[std::size_t(f / 2)]) continue;
+        const FaceType t = spec.faces[std::size_t(f)].type;
+        if (t != FaceType::Wall && t != FaceType::FreeSlip)
+            fail("boundary." + std::string(boundary::face_name(f)) + ".type = \"" +
+                 std::string(boundary::type_name(t)) + "\" with multiphase.model = \"" + model + "\": its faces "
+                 "are walls, free-slip or periodic (what an open or moving face would prescribe for " + fluids +
+                 " is not one velocity or density)");
+    }
+    for (const Obstacle& o : spec.obstacles)
+        if (o.moving() || o.interpolated)
+            fail("obstacle \"" + o.name + "\": " + (o.moving() ? "a velocity" : "interpolated = true") +
+                 " with multiphase.model = \"" + model + "\": its obstacles are at rest with half-way "
+                 "bounce-back");
+}
+
 // The two-component model (kernel/binary.hpp): its parameters, and what it does not
 // combine with: each refusal says why.
 void check_binary(const CaseSpec& spec) {
     const MultiphaseSpec& m = spec.multiphase;
     const physics::ShanChenParameters& p = m.shan_chen;
     if (!(p.rho0 > 0 && p.rho0 < 1e6)) fail("multiphase.rho0 = " + value_text(p.rho0) + ": must be in (0, 1e6)");
-    const double tau_b = 3 * m.viscosity_b + 0.5;
-    if (!(m.viscosity_b > 0 && tau_b <= max_tau))
-        fail("multiphase.viscosity_b = " + value_text(m.viscosity_b) + ": must be > 0 and at most " +
-             value_text((max_tau - 0.5) / 3) + " (tau_B = 3 nu_B + 0.5, as model.tau)");
     if (spec.model.forcing != physics::ForcingKind::Edm)
         fail("model.forcing = \"guo\" with multiphase.model = \"shan-chen-binary\": the two components take their "
              "forces by the exact difference method (seed 003 §5.3; Guo's scheme has no single velocity for two "
              "components with their own tau); remove model.forcing");
-    if (spec.model.smagorinsky > 0)
-        fail("model.smagorinsky = " + value_text(spec.model.smagorinsky) +
-             " with multiphase.model = \"shan-chen-binary\": the two components' BGK collision has no LES closure; "
-             "remove model.smagorinsky");
-    for (int f = 0; f < 6; ++f) {
-        if (spec.periodic[std::size_t(f / 2)]) continue;
-        const FaceType t = spec.faces[std::size_t(f)].type;
-        if (t != FaceType::Wall && t != FaceType::FreeSlip)
-            fail("boundary." + std::string(boundary::face_name(f)) + ".type = \"" +
-                 std::string(boundary::type_name(t)) + "\" with multiphase.model = \"shan-chen-binary\": its faces "
-                 "are walls, free-slip or periodic (what an open or moving face would prescribe for each "
-                 "component is not one velocity or density)");
-    }
-    for (const Obstacle& o : spec.obstacles)
-        if (o.moving() || o.interpolated)
-            fail("obstacle \"" + o.name + "\": " + (o.moving() ? "a velocity" : "interpolated = true") +
-                 " with multiphase.model = \"shan-chen-binary\": its obstacles are at rest with half-way "
-                 "bounce-back");
+    check_two_fluids(spec, "shan-chen-binary", "each component");
     if (!spec.forces.obstacles.empty())
         fail("forces.obstacles with multiphase.model = \"shan-chen-binary\": the momentum exchange would count "
              "component A only; remove [forces]");
     if (m.density_b_expression.empty() && !(std::isfinite(m.density_b) && m.density_b > 0))
         fail("initial.density_b = " + value_text(m.density_b) + ": must be a number > 0");
+}
+
+// The free-energy model (physics/free_energy.hpp): a, kappa, Gamma and tau_phi that give
+// an interface the lattice resolves, and what it does not combine with.
+void check_free_energy(const CaseSpec& spec) {
+    const MultiphaseSpec& m = spec.multiphase;
+    const physics::FreeEnergyParameters& p = m.free_energy_parameters;
+    for (const auto& [key, v] : {std::pair{"a", p.a}, std::pair{"kappa", p.kappa}, std::pair{"gamma", p.gamma}})
+        if (!(std::isfinite(v) && v > 0)) fail("multiphase." + std::string(key) + " = " + value_text(v) + ": must be > 0");
+    // The width w = sqrt(2 kappa / a) (phi = tanh(x / w)): below half a spacing the stencils
+    // no longer see a profile (seed 003's binary Poiseuille flow, its sharpest case, has
+    // w = 0.25 with kappa = 1e-4, a = 32e-4, at the edge of stability by its own account).
+    const double w = physics::interface_width(p);
+    if (!(w >= 0.25))
+        fail("multiphase.kappa = " + value_text(p.kappa) + " with multiphase.a = " + value_text(p.a) +
+             ": the interface width sqrt(2 kappa / a) = " + value_text(w) +
+             " is below 0.25 spacings, which no stencil resolves; raise kappa or lower a");
+    if (!(physics::mobility_stiffness(p) <= 0.6))
+        fail("multiphase.gamma = " + value_text(p.gamma) + ": with a = " + value_text(p.a) + " and kappa = " +
+             value_text(p.kappa) + ", gamma (2 a + 16 kappa / 3) = " + value_text(physics::mobility_stiffness(p)) +
+             " exceeds 0.6, where the order parameter's populations lose stability (measured: diverging from 0.76); "
+             "use gamma <= " + value_text(0.6 / (2 * p.a + 16.0 / 3 * p.kappa)) +
+             " and raise tau_phi for the mobility gamma (tau_phi - 1/2)");
+    // tau_phi near 1/2: g's BGK loses stability as tau does (sim/units.cpp's bound).
+    if (!(m.tau_phi >= 0.5 + 1e-3 && m.tau_phi <= max_tau))
+        fail("multiphase.tau_phi = " + value_text(m.tau_phi) + ": must be in [0.501, " + value_text(max_tau) +
+             "] (the order parameter's relaxation time; its mobility is gamma (tau_phi - 1/2))");
+    check_two_fluids(spec, "free-energy", "each fluid");
+    if (spec.model.forcing != physics::ForcingKind::Edm)
+        fail("model.forcing = \"guo\" with multiphase.model = \"free-energy\": its body force enters by the exact "
+             "difference method (seed 003 §5.3); remove model.forcing");
+    if (m.phi_expression.empty() && !(std::isfinite(m.phi) && m.phi >= -1.5 && m.phi <= 1.5))
+        fail("initial.phi = " + value_text(m.phi) + ": must be in [-1.5, 1.5] (+1 fluid A, -1 fluid B)");
 }
 
 // [multiphase] (physics/shan_chen.hpp): the parameters that make a model, and what the
@@ -416,10 +455,14 @@ void check_multiphase(const CaseSpec& spec) {
     if (spec.thermal.enabled)
         fail("[multiphase] with [thermal]: a temperature coupled to a liquid-vapour model is not offered; remove one");
     if (spec.units.si)
-        fail("[multiphase] with [units]: the Shan-Chen model's parameters are in lattice units; write the case in "
+        fail("[multiphase] with [units]: the multiphase models' parameters are in lattice units; write the case in "
              "lattice units");
     if (spec.storage == StorageChoice::Sparse)
-        fail("domain.storage = \"sparse\" with [multiphase]: the psi field is stored dense; remove domain.storage");
+        fail("domain.storage = \"sparse\" with [multiphase]: its macro fields are stored dense; remove domain.storage");
+    if (m.free_energy) {
+        check_free_energy(spec);
+        return;
+    }
     if (!(std::isfinite(p.g) && p.g != 0)) fail("multiphase.g = " + value_text(p.g) + ": must be a nonzero number");
     if (m.binary) {
         check_binary(spec);
@@ -710,9 +753,11 @@ MemoryEstimate estimate_memory(const CaseSpec& spec) {
     MemoryEstimate m;
     m.population_bytes = storage::copies_of(spec.model.streaming) * q * storage::bytes_of(spec.model.precision) * stored;
     m.node_kind_bytes = stored;
-    // Shan-Chen's psi fields (one a component), in the arithmetic type (FP16 storage computes in FP32).
+    // Shan-Chen's psi fields (one a component) or the free energy's phi, in the arithmetic
+    // type (FP16 storage computes in FP32).
     if (spec.multiphase.enabled)
-        m.population_bytes += (spec.multiphase.binary ? 2 : 1) * storage::compute_bytes_of(spec.model.precision) * stored;
+        m.population_bytes += (spec.multiphase.binary && !spec.multiphase.free_energy ? 2 : 1) *
+                              storage::compute_bytes_of(spec.model.precision) * stored;
     m.output_bytes = (spec.thermal.enabled ? 5 : 4) * 8 * cells;  // density, velocity (and temperature), double
     // initial.density by expression or noise: the densities and velocities placed (host, doubles).
     if (!spec.initial_density_expression.empty() || spec.initial_noise > 0)

@@ -15,6 +15,7 @@
 #include "lattice/scalar_sets.hpp"
 #include "lattice/lattice.hpp"
 #include "physics/model.hpp"
+#include "physics/free_energy.hpp"
 #include "physics/shan_chen.hpp"
 #include "storage/pattern.hpp"
 #include "storage/precision.hpp"
@@ -125,18 +126,29 @@ struct ThermalSpec {
 };
 
 /// [multiphase]: the Shan-Chen models (physics/shan_chen.hpp, seed 003 §2.2.1), lattice
-/// units: one component (liquid and vapour) or two (binary, kernel/binary.hpp).
+/// units: one component (liquid and vapour) or two (binary, kernel/binary.hpp); or the
+/// free-energy binary fluid (physics/free_energy.hpp, seed 003 §2.2.2).
 struct MultiphaseSpec {
     bool enabled = false;
-    bool binary = false;  // multiphase.model = "shan-chen-binary"
+    bool binary = false;       // two fluids, a second distribution: shan-chen-binary or free-energy
+    bool free_energy = false;  // multiphase.model = "free-energy"
     physics::ShanChenParameters shan_chen{};
-    /// Binary: component B's kinematic viscosity (A's is model.viscosity / tau) and its
-    /// initial density, one number or an expression of x, y, z (initial.density is A's).
+    /// Free energy: a, kappa, Gamma; the order parameter's relaxation time tau_phi; its
+    /// initial value, one number or an expression of x, y, z (initial.phi: +1 fluid A, -1 B).
+    physics::FreeEnergyParameters free_energy_parameters{};
+    double tau_phi = 1;
+    double phi = 1;
+    std::string phi_expression;
+    /// Binary: fluid B's kinematic viscosity (A's is model.viscosity / tau); Shan-Chen's
+    /// component B's initial density, one number or an expression of x, y, z
+    /// (initial.density is A's).
     double viscosity_b = 1.0 / 6;
     double density_b = 0;
     std::string density_b_expression;
     lattice::CoupledKind kind() const {
-        return binary ? lattice::CoupledKind::ShanChenBinary : lattice::CoupledKind::ShanChen;
+        return free_energy ? lattice::CoupledKind::FreeEnergy
+               : binary    ? lattice::CoupledKind::ShanChenBinary
+                           : lattice::CoupledKind::ShanChen;
     }
     /// multiphase.wall_density: the density whose pseudopotential walls and obstacles
     /// present to the fluid (wetting); not given (< 0): neutral walls (the node's own psi).

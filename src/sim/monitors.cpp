@@ -172,11 +172,12 @@ MultiphaseIntegrals multiphase_integrals(const CaseSpec& spec, const std::vector
     const auto n = spec.size;
     const std::size_t cells = rho.size();
     const bool binary = !second.empty();
+    const bool free_energy = binary && spec.multiphase.free_energy;  // second: phi, rho the fluid's
     const auto fluid = [&](std::size_t c) { return kinds.empty() || kinds[c] != boundary::Solid; };
     double lo = INFINITY, hi = -INFINITY;
     for (std::size_t c = 0; c < cells; ++c) {
         if (!fluid(c)) continue;
-        const double total = rho[c] + (binary ? second[c] : 0.0);
+        const double total = rho[c] + (binary && !free_energy ? second[c] : 0.0);
         const double u2 = u[3 * c] * u[3 * c] + u[3 * c + 1] * u[3 * c + 1] + u[3 * c + 2] * u[3 * c + 2];
         m.mass_a += rho[c];
         if (binary) m.mass_b += second[c];
@@ -187,7 +188,9 @@ MultiphaseIntegrals multiphase_integrals(const CaseSpec& spec, const std::vector
     if (!binary && !(hi - lo > 1e-12)) return m;  // one phase: no interface
     std::vector<double> phi(cells, 0.0);
     for (std::size_t c = 0; c < cells; ++c)
-        phi[c] = binary ? (rho[c] - second[c]) / (rho[c] + second[c]) : 2 * (rho[c] - lo) / (hi - lo) - 1;
+        phi[c] = free_energy ? second[c]
+                 : binary    ? (rho[c] - second[c]) / (rho[c] + second[c])
+                             : 2 * (rho[c] - lo) / (hi - lo) - 1;
     for (int z = 0; z < n[2]; ++z)
         for (int y = 0; y < n[1]; ++y)
             for (int x = 0; x < n[0]; ++x) {

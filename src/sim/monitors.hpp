@@ -63,18 +63,20 @@ int darcy_axis(const CaseSpec& spec);
 /// What a [multiphase] case logs at each field output (multiphase.csv), over the whole
 /// box (the Shan-Chen models run on one rank), lattice units.
 struct MultiphaseIntegrals {
-    double mass_a = 0, mass_b = 0;  // each component's mass; one component: its mass in mass_a
+    double mass_a = 0, mass_b = 0;  // each component's mass; one component: its mass in mass_a;
+                                    // free energy: the fluid's mass and sum phi (both conserved)
     double kinetic_energy = 0;      // (1/2) sum rho |u|^2, rho the fluid's (both components)
     double max_speed = 0;           // the largest |u|: in a static case, the spurious currents
     /// (1/2) sum |grad phi|: across an interface phi goes from -1 to 1, so this is the
-    /// interfaces' length (2D) or area (3D) in cells, whatever their width. phi is
-    /// (rho_A - rho_B) / (rho_A + rho_B) with two components, with one the density scaled
+    /// interfaces' length (2D) or area (3D) in cells, whatever their width. phi is the free
+    /// energy's order parameter, (rho_A - rho_B) / (rho_A + rho_B) with two Shan-Chen
+    /// components, with one the density scaled
     /// to [-1, 1] between the box's least and largest (vapour and liquid).
     double interface = 0;
 };
 
-/// The integrals of the fields of a whole box (x-fastest; `second`: rho_B, empty with
-/// one component; `kinds`: boundary::NodeKind per cell, solids left out). The gradient
+/// The integrals of the fields of a whole box (x-fastest; `second`: rho_B, or phi of the
+/// free-energy model (spec.multiphase.free_energy), empty with one component; `kinds`: boundary::NodeKind per cell, solids left out). The gradient
 /// is central between fluid neighbours, one-sided beside a solid or a non-periodic face.
 MultiphaseIntegrals multiphase_integrals(const CaseSpec& spec, const std::vector<std::uint8_t>& kinds,
                                          const std::vector<double>& rho, const std::vector<double>& u,

@@ -283,6 +283,9 @@ backend::EngineSetup engine_setup(const CaseSpec& spec, const parallel::Subdomai
         s.wall_density = spec.multiphase.wall_density;
         s.tau_b = 3 * spec.multiphase.viscosity_b + 0.5;
         s.density_b = spec.multiphase.density_b_expression.empty() ? spec.multiphase.density_b : 1.0;
+        s.free_energy = spec.multiphase.free_energy_parameters;
+        s.tau_phi = spec.multiphase.tau_phi;
+        s.phi = spec.multiphase.phi_expression.empty() ? spec.multiphase.phi : 1.0;
     }
     // After the coupled part is set: "auto" asks the table whether sparse is offered for
     // the whole configuration (a thermal or Shan-Chen row may lack it).
@@ -363,7 +366,8 @@ Simulation::Simulation(const CaseSpec& spec, BackendChoice backend, const std::f
     shared_verdict([&] {
         prepare(backend);
         initial_rho_ = initial_densities();
-        if (spec_.multiphase.binary) initial_rho_b_ = initial_densities(true);
+        if (spec_.multiphase.free_energy) initial_rho_b_ = initial_order_parameter();
+        else if (spec_.multiphase.binary) initial_rho_b_ = initial_densities(true);
         // Obstacles that fill the box leave nothing to simulate (issue 21: such a run went
         // on and reported "mean over the fluid 0"). A ghost node is another rank's owned
         // one, so "some rank has fluid in its local box" is "the box has fluid".
@@ -503,6 +507,29 @@ std::vector<double> Simulation::initial_densities(bool component_b) const {
     return rho;
 }
 
+/// The free-energy model's initial phi at every cell of the local box where initial.phi is
+/// an expression, else nothing (the engine places the number).
+std::vector<double> Simulation::initial_order_parameter() const {
+    const auto& mp = spec_.multiphase;
+    if (mp.phi_expression.empty()) return {};
+    const Expression e(mp.phi_expression, spec_.size);
+    const auto g = local_grid(spec_, sub_);
+    std::vector<double> phi(std::size_t(g.cells()));
+    for (std::int64_t c = 0; c < g.cells(); ++c) {
+        int p[3], node[3];
+        g.coordinates(c, p);
+        double x[3];
+        expression_position(spec_, sub_, p, node, x);
+        const double v = e(x[0], x[1], x[2], 0.0);
+        if (!(std::isfinite(v) && v >= -1.5 && v <= 1.5))
+            throw CaseError("initial.phi = \"" + e.text() + "\" is " + value_text(v) + " at (" + std::to_string(node[0]) +
+                            ", " + std::to_string(node[1]) + ", " + std::to_string(node[2]) +
+                            "): must be in [-1.5, 1.5] (+1 fluid A, -1 fluid B)");
+        phi[std::size_t(c)] = v;
+    }
+    return phi;
+}
+
 void Simulation::allocate() {
     auto setup = engine_setup(spec_, &sub_);
     if (spec_.storage != StorageChoice::Dense) check_sparse_memory(setup);
@@ -520,7 +547,7 @@ void Simulation::allocate() {
         engine_->initialize(initial_rho_, u);
         std::vector<double>().swap(initial_rho_);
     }
-    if (!initial_rho_b_.empty()) {  // a binary case's component B (Engine::initialize_scalar)
+    if (!initial_rho_b_.empty()) {  // a binary case's B density or phi (Engine::initialize_scalar)
         std::vector<double> u(3 * initial_rho_b_.size());
         for (std::size_t c = 0; c < initial_rho_b_.size(); ++c)
             for (std::size_t a = 0; a < 3; ++a) u[3 * c + a] = spec_.initial_velocity[a];

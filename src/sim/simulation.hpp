@@ -212,6 +212,7 @@ private:
     /// (empty: uniform); computed with the checks, before the output directory and the
     /// engine, so that a bad value is refused before anything is written or allocated.
     std::vector<double> initial_densities(bool component_b = false) const;
+    std::vector<double> initial_order_parameter() const;
     /// The memory check of a sparse (or auto) case, with the tiles it stores (prepare()
     /// checks a dense case's box before the geometry is marked).
     void check_sparse_memory(const backend::EngineSetup& setup) const;                      // the engine and its initial state
@@ -225,7 +226,7 @@ private:
     BackendChoice backend_;
     std::unique_ptr<backend::Engine> engine_;
     std::vector<double> initial_rho_;  // initial_densities(), until allocate() places them
-    std::vector<double> initial_rho_b_;  // ... of a binary case's component B
+    std::vector<double> initial_rho_b_;  // ... of a binary case's component B, or its phi (free energy)
     std::unique_ptr<FaceValues> face_values_;  // faces given by expressions
     Probes probes_;
     TimeAverage average_;

@@ -607,7 +607,7 @@ else
 fi
 rm -rf "$T/drop-out"
 MP=(run drop.toml --backend cpu -q)
-expect "multiphase model missing" 3 "multiphase.model" "shan-chen" -- "${MP[@]}" --set multiphase.model=free-energy
+expect "multiphase model missing" 3 "multiphase.model" "shan-chen" -- "${MP[@]}" --set multiphase.model=lattice-gas
 expect "unknown pseudopotential" 3 "multiphase.pseudopotential" "carnahan-starling" -- "${MP[@]}" \
     --set multiphase.pseudopotential=vdw
 expect "rho0 with Carnahan-Starling" 3 "multiphase.rho0" "Carnahan-Starling takes" -- "${MP[@]}" \
@@ -679,6 +679,47 @@ expect "binary collision not offered" 3 "multiphase.model" "shan-chen-binary" "n
     --set model.collision=trt
 expect "density_b with one component" 3 "initial.density_b" 'belongs to model = "shan-chen-binary"' -- \
     "${MP[@]}" --set initial.density_b=0.5
+
+# The free-energy binary fluid (multiphase.model = "free-energy")
+{
+    sed 's/^tau = 0.8/tau = 1.0\nprecision = "fp64"/; s/type = "moving_wall"/type = "wall"/; /^velocity = \[0.05, 0.0\]/d' base.toml
+    printf '\n[multiphase]\nmodel = "free-energy"\nviscosity_b = 0.1\n'
+    printf '\n[initial]\nphi = "(x - 7.5)^2 + (y - 7.5)^2 < 16 ? -1 : 1"\n'
+} >fe.toml
+expect_runs "base case with the free energy" fe.toml pvd
+checks=$((checks + 1))
+"$BIN" run fe.toml --backend cpu -q --set "output.directory=$T/fe-out" >"$LOG/stdout" 2>"$LOG/stderr" || true
+if grep -aq 'Name="phi"' "$T"/fe-out/fields_00000010.vti 2>/dev/null &&
+    grep -aq 'Name="pressure"' "$T"/fe-out/fields_00000010.vti && ! grep -aq 'Name="density_b"' "$T"/fe-out/fields_00000010.vti &&
+    grep -q '^step,time,mass,phi_sum,kinetic_energy,max_speed,interface$' "$T"/fe-out/multiphase.csv &&
+    [[ $(wc -l <"$T"/fe-out/multiphase.csv) == 4 ]]; then
+    echo "ok   the free energy writes phi, the pressure and multiphase.csv"
+else
+    fail "the free-energy case wrote no phi or pressure field, or no multiphase.csv of 3 rows"
+fi
+rm -rf "$T/fe-out"
+grep -v '^phi' fe.toml >fe_no_phi.toml
+FE=(run fe.toml --backend cpu -q)
+expect "free energy without phi" 3 "initial.phi" "the initial order parameter" -- run fe_no_phi.toml --backend cpu -q
+expect "free energy kappa of zero" 3 "multiphase.kappa = 0" "must be > 0" -- "${FE[@]}" --set multiphase.kappa=0
+expect "free energy too sharp" 3 "multiphase.kappa" "interface width" "below 0.25" -- "${FE[@]}" \
+    --set multiphase.kappa=1e-6
+expect "free energy gamma too large" 3 "multiphase.gamma = 5" "exceeds 0.6" "use gamma <=" -- "${FE[@]}" \
+    --set multiphase.gamma=5
+expect "free energy tau_phi at 1/2" 3 "multiphase.tau_phi = 0.5" "must be in [0.501" -- "${FE[@]}" \
+    --set multiphase.tau_phi=0.5
+expect "free energy phi out of range" 3 "initial.phi" "must be in [-1.5, 1.5]" -- "${FE[@]}" \
+    --set 'initial.phi="y - 8"'
+expect "free energy with a Shan-Chen key" 3 "multiphase.g" 'model = "free-energy" takes' -- "${FE[@]}" \
+    --set multiphase.g=1
+expect "free energy with an open face" 3 "boundary.x_max.type" "free-energy" "walls, free-slip or periodic" -- \
+    "${FE[@]}" --set boundary.x_max.type=pressure
+expect "free energy with Guo's forcing" 3 "model.forcing" "exact difference method" -- "${FE[@]}" \
+    --set model.forcing=guo
+expect "phi with a Shan-Chen model" 3 "initial.phi" 'belongs to model = "free-energy"' -- "${MP[@]}" \
+    --set initial.phi=0.5
+expect "free-energy key with a Shan-Chen model" 3 "multiphase.kappa" 'belongs to model = "free-energy"' -- \
+    "${MP[@]}" --set multiphase.kappa=0.04
 
 # --- [probes] and [average] (docs/case-file.md) -----------------------------------
 expect "probes without points" 3 "probes.points" "give the probes' positions" -- "${RUN[@]}" --set probes.interval=2

@@ -29,7 +29,7 @@ class CpuEngine final : public Engine {
     static constexpr bool two_copy = Store::copies == 2;
     static constexpr bool coupled = Kernel::coupled;
     static constexpr bool interacting = Kernel::interacting;  // Shan-Chen: a macro-field pass first
-    static constexpr bool binary = Kernel::binary;            // ... of two components
+    static constexpr bool binary = Kernel::binary;            // ... of two fluids: its part updates the cell
     static constexpr int scalar_q = coupled ? Kernel::Scalar::Q : 0;
 
 public:
@@ -45,7 +45,7 @@ public:
           exchanged_(s.wall_links.size()),
           collision_(CollisionFactory<Collision>::make(s)) {
         if constexpr (interacting) {
-            psi_.assign(std::size_t(binary ? 2 : 1) * std::size_t(cells_), T(0));
+            psi_.assign(std::size_t(Kernel::Scalar::fields) * std::size_t(cells_), T(0));
             setup_.general_boundaries = true;  // kernel/stream_collide.hpp: no records
             if (!s.halo.messages.empty())
                 throw CaseError("multiphase.model = \"" + std::string(lattice::name_of(s.scalar)) +

@@ -346,7 +346,7 @@ class CudaEngine final : public Engine {
     static constexpr bool two_copy = Store::copies == 2;
     static constexpr bool coupled = Kernel::coupled;
     static constexpr bool interacting = Kernel::interacting;  // Shan-Chen: a macro-field pass first
-    static constexpr bool binary = Kernel::binary;            // ... of two components
+    static constexpr bool binary = Kernel::binary;            // ... of two fluids: its part updates the cell
     static constexpr int scalar_q = coupled ? Kernel::Scalar::Q : 0;
     using ScalarStore = kernel::SecondStoreFor<Ls, Store>;
     static constexpr bool tiled = std::is_same_v<typename Gather::Layout, storage::TiledBox>;
@@ -363,7 +363,7 @@ public:
           clock_(1),
           host_class_(kernel::node_classes<L, typename Store::layout_type>(s)),
           collision_(CollisionFactory<Collision>::make(s)) {
-        if constexpr (interacting) psi_ = DeviceArray<T>(std::size_t(binary ? 2 : 1) * std::size_t(cells_));
+        if constexpr (interacting) psi_ = DeviceArray<T>(std::size_t(Kernel::Scalar::fields) * std::size_t(cells_));
         if constexpr (tiled) {  // sparse storage: the tile tables the kernels' layout reads
             const storage::TileTables& t = *s.grid.tiles;
             tile_map_ = upload(t.map, "copy tile map");
@@ -492,7 +492,13 @@ public:
             ScalarStore prev;
             if constexpr (two_copy) prev = ScalarStore{nullptr, ga_.get(), cells_};
             else prev = ScalarStore{ga_.get(), cells_, true};
-            if constexpr (binary) {  // component B: the flow's equilibrium of its density
+            if constexpr (std::is_same_v<Ls, lattice::OrderParameter>) {  // placed on the host, as initialize
+                check(cudaStreamSynchronize(stream_), "uniform_kernel");
+                std::vector<double> velocity(std::size_t(3 * cells_));
+                for (std::int64_t c = 0; c < cells_; ++c)
+                    for (int a = 0; a < 3; ++a) velocity[std::size_t(3 * c + a)] = u[std::size_t(a)];
+                upload_scalar({second_initial(setup_)}, velocity);
+            } else if constexpr (binary) {  // component B: the flow's equilibrium of its density
                 Gather gb = g;
                 gb.store = prev;
                 uniform_kernel<L, Eq, Store, T><<<blocks(), block_size, 0, stream_>>>(
