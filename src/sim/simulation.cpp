@@ -158,9 +158,6 @@ std::int64_t surface_links(const CaseSpec& spec, const parallel::Subdomain& sub,
 }  // namespace
 
 namespace {
-/// domain.storage: "auto" takes sparse where it is offered for the case's model, the
-/// box is not split over ranks, and the stored tiles hold at most 90% of the box's
-/// nodes (below that, the memory saved outweighs the tile map's extra reads).
 /// The whole-box node of the local box's cell p, and where expressions of x, y, z see it:
 /// node i at x = i, or in an SI case at (i + 1/2) dx in m (sim/units.hpp).
 void expression_position(const CaseSpec& spec, const parallel::Subdomain& sub, const int (&p)[3], int (&node)[3],
@@ -171,6 +168,28 @@ void expression_position(const CaseSpec& spec, const parallel::Subdomain& sub, c
     }
 }
 
+/// visit(c, node, x) at every cell c of the local box, with its whole-box node and the
+/// position expressions see (expression_position): the initial fields' loops.
+template <class Visit>
+void for_each_local_node(const CaseSpec& spec, const parallel::Subdomain& sub, const Visit& visit) {
+    const auto g = local_grid(spec, sub);
+    for (std::int64_t c = 0; c < g.cells(); ++c) {
+        int p[3], node[3];
+        g.coordinates(c, p);
+        double x[3];
+        expression_position(spec, sub, p, node, x);
+        visit(std::size_t(c), node, x);
+    }
+}
+
+/// The text naming a node in an error: "(i, j, k)".
+std::string node_text(const int (&node)[3]) {
+    return "(" + std::to_string(node[0]) + ", " + std::to_string(node[1]) + ", " + std::to_string(node[2]) + ")";
+}
+
+/// domain.storage: "auto" takes sparse where it is offered for the case's model, the
+/// box is not split over ranks, and the stored tiles hold at most 90% of the box's
+/// nodes (below that, the memory saved outweighs the tile map's extra reads).
 storage::Storage storage_of(const CaseSpec& spec, const backend::EngineSetup& s, bool decomposed) {
     if (spec.storage == StorageChoice::Dense) return storage::Storage::Dense;
     if (spec.storage == StorageChoice::Sparse) return storage::Storage::Sparse;
@@ -476,14 +495,9 @@ std::vector<double> Simulation::initial_densities(bool component_b) const {
     // (the same at a node whatever the decomposition).
     const bool given = !expression.empty();
     const Expression e(given ? expression : "1", spec_.size);
-    const auto g = local_grid(spec_, sub_);
-    std::vector<double> rho(std::size_t(g.cells()));
+    std::vector<double> rho(std::size_t(local_grid(spec_, sub_).cells()));
     const std::uint64_t seed = spec_.initial_seed + (component_b ? 0x5bd1e995ull : 0);
-    for (std::int64_t c = 0; c < g.cells(); ++c) {
-        int p[3], node[3];
-        g.coordinates(c, p);
-        double x[3];
-        expression_position(spec_, sub_, p, node, x);
+    for_each_local_node(spec_, sub_, [&](std::size_t c, const int (&node)[3], const double (&x)[3]) {
         double r = given ? e(x[0], x[1], x[2], 0.0) : constant;
         if (spec_.initial_noise > 0) {
             // splitmix64 of the node's whole-box index and the seed: a uniform draw in [-1, 1).
@@ -499,11 +513,10 @@ std::vector<double> Simulation::initial_densities(bool component_b) const {
                           !(r * mp.shan_chen.b / 4 < 1);
         if (!(std::isfinite(r) && r > 0) || pole)
             throw CaseError(std::string(key) + " = " + (given ? "\"" + e.text() + "\"" : value_text(constant)) +
-                            " is " + value_text(r) + " at (" + std::to_string(node[0]) + ", " + std::to_string(node[1]) +
-                            ", " + std::to_string(node[2]) + "): must be a number > 0" +
+                            " is " + value_text(r) + " at " + node_text(node) + ": must be a number > 0" +
                             (pole ? " and below Carnahan-Starling's pole 4 / b = " + value_text(4 / mp.shan_chen.b) : ""));
-        rho[std::size_t(c)] = r;
-    }
+        rho[c] = r;
+    });
     return rho;
 }
 
@@ -513,20 +526,14 @@ std::vector<double> Simulation::initial_order_parameter() const {
     const auto& mp = spec_.multiphase;
     if (mp.phi_expression.empty()) return {};
     const Expression e(mp.phi_expression, spec_.size);
-    const auto g = local_grid(spec_, sub_);
-    std::vector<double> phi(std::size_t(g.cells()));
-    for (std::int64_t c = 0; c < g.cells(); ++c) {
-        int p[3], node[3];
-        g.coordinates(c, p);
-        double x[3];
-        expression_position(spec_, sub_, p, node, x);
+    std::vector<double> phi(std::size_t(local_grid(spec_, sub_).cells()));
+    for_each_local_node(spec_, sub_, [&](std::size_t c, const int (&node)[3], const double (&x)[3]) {
         const double v = e(x[0], x[1], x[2], 0.0);
         if (!(std::isfinite(v) && v >= -1.5 && v <= 1.5))
-            throw CaseError("initial.phi = \"" + e.text() + "\" is " + value_text(v) + " at (" + std::to_string(node[0]) +
-                            ", " + std::to_string(node[1]) + ", " + std::to_string(node[2]) +
-                            "): must be in [-1.5, 1.5] (+1 fluid A, -1 fluid B)");
-        phi[std::size_t(c)] = v;
-    }
+            throw CaseError("initial.phi = \"" + e.text() + "\" is " + value_text(v) + " at " + node_text(node) +
+                            ": must be in [-1.5, 1.5] (+1 fluid A, -1 fluid B)");
+        phi[c] = v;
+    });
     return phi;
 }
 
@@ -557,20 +564,14 @@ void Simulation::allocate() {
     if (spec_.thermal.enabled && !spec_.thermal.initial_expression.empty()) {
         // theta = T(x, y, z) - T_0 at every cell of the local box, in whole-box coordinates.
         const Expression e(spec_.thermal.initial_expression, spec_.size);
-        const auto g = local_grid(spec_, sub_);
-        std::vector<double> theta(std::size_t(g.cells())), u(3 * theta.size());
-        for (std::int64_t c = 0; c < g.cells(); ++c) {
-            int p[3], node[3];
-            g.coordinates(c, p);
-            double x[3];
-            expression_position(spec_, sub_, p, node, x);
+        std::vector<double> theta(std::size_t(local_grid(spec_, sub_).cells())), u(3 * theta.size());
+        for_each_local_node(spec_, sub_, [&](std::size_t c, const int (&node)[3], const double (&x)[3]) {
             const double T = e(x[0], x[1], x[2], 0.0);
             if (!std::isfinite(T))
-                throw CaseError("thermal.initial_temperature = \"" + e.text() + "\" is NaN/Inf at (" +
-                                std::to_string(p[0]) + ", " + std::to_string(p[1]) + ", " + std::to_string(p[2]) + ")");
-            theta[std::size_t(c)] = T - spec_.thermal.reference;
-            for (std::size_t a = 0; a < 3; ++a) u[3 * std::size_t(c) + a] = spec_.initial_velocity[a];
-        }
+                throw CaseError("thermal.initial_temperature = \"" + e.text() + "\" is NaN/Inf at " + node_text(node));
+            theta[c] = T - spec_.thermal.reference;
+            for (std::size_t a = 0; a < 3; ++a) u[3 * c + a] = spec_.initial_velocity[a];
+        });
         engine_->initialize_scalar(theta, u);
     }
     probes_ = Probes(spec_, sub_);

@@ -321,12 +321,18 @@ Outcome run_les(const Context& ctx) {
         out.comparisons.push_back(bound("LES: largest energy gain between samples / E0", growth, 1e-3, 0.0));
         out.notes.push_back("LES: E(t_end) = " + format("%.4f", les.e.back() / les.e[0]) + " E0");
     }
-    try {
-        const Series bgk = kida(ctx, n, re, t_end, sim::Collision::BGK, precision, 60);
-        out.notes.push_back("BGK did not diverge at this resolution: E(t_end) = " +
-                            format("%.4f", bgk.e.back() / bgk.e[0]) + " E0");
-    } catch (const DivergenceError& e) {
-        out.notes.push_back(std::string("BGK diverged, as in seed 004: ") + e.what());
+    // BGK's run is a note, not a check: the full variant runs it; the short one (a CTest)
+    // leaves it out for CI's time (it diverged at 64^3 too: docs/validation.md).
+    if (ctx.full()) {
+        try {
+            const Series bgk = kida(ctx, n, re, t_end, sim::Collision::BGK, precision, 60);
+            out.notes.push_back("BGK did not diverge at this resolution: E(t_end) = " +
+                                format("%.4f", bgk.e.back() / bgk.e[0]) + " E0");
+        } catch (const DivergenceError& e) {
+            out.notes.push_back(std::string("BGK diverged, as in seed 004: ") + e.what());
+        }
+    } else {
+        out.notes.push_back("BGK not run in the short variant (it diverged at 64^3 in earlier runs; --full runs it)");
     }
     io::PlotPanel pe{"kinetic energy, Re = 1e5", "t* = t u0 2 pi / N", "E / E0", false, false, {}};
     if (les_ok) {
