@@ -159,6 +159,119 @@ TEST(FreeEnergy, LaplaceLawGivesTheAnalyticSurfaceTension) {
     EXPECT_LT(spurious, 2e-4);
 }
 
+// The wetting potential of a contact angle (physics::wetting_potential, Briant & Yeomans'
+// closed form) and Young's angle of a potential (physics::contact_angle, the wall tensions
+// integrated) are each other's inverse: two derivations, one relation.
+TEST(FreeEnergy, WettingPotentialInvertsYoungsAngle) {
+    const physics::FreeEnergyParameters p{0.02, 0.04, 1.0};
+    for (double degrees : {15.0, 45.0, 60.0, 89.0, 90.0, 120.0, 150.0, 170.0}) {
+        const double theta = degrees * pi / 180;
+        EXPECT_NEAR(physics::contact_angle(p, physics::wetting_potential(p, theta)), theta, 1e-10) << degrees;
+    }
+    EXPECT_EQ(physics::wetting_potential(p, pi / 2), 0.0);
+    EXPECT_GT(physics::wetting_potential(p, pi / 4), 0.0);  // h > 0: fluid A (phi = +1) wets
+}
+
+/// A sessile drop of fluid A (phi = +1) on the bottom of a D2Q9 box 80 x 40, periodic
+/// in x, a free-slip top: from a half disc of radius 16 it relaxes to the cap the
+/// contact angle makes; the angle from a circle fitted to phi = 0 three spacings and
+/// more above the wall (the cap's shape away from the contact line's diffuse zone),
+/// cos theta = (y_wall - y_centre) / R. The bottom is the box's wall face, or a solid
+/// slab of obstacle nodes (rows 0-2: the wall at y = 2.5, the normal estimated from
+/// the solid links).
+double sessile_drop_angle(double degrees, bool on_obstacle) {
+    const int nx = 80, ny = 40, slab = on_obstacle ? 3 : 0;
+    const physics::FreeEnergyParameters p{0.02, 0.04, 1.0};
+    auto s = free_energy_box(nx, ny, 1.0 / 6, 1.0 / 6, p);
+    test::set_faces(s, 1, boundary::FaceType::Wall, boundary::FaceType::FreeSlip);
+    s.wetting = physics::wetting_potential(p, degrees * pi / 180);
+    const double wall = slab - 0.5, w = physics::interface_width(p);
+    s.node_kind.assign(std::size_t(nx * ny), boundary::Fluid);
+    std::vector<double> phi0(std::size_t(nx * ny));
+    for (int y = 0; y < ny; ++y)
+        for (int x = 0; x < nx; ++x) {
+            const std::size_t c = std::size_t(y * nx + x);
+            if (y < slab) s.node_kind[c] = boundary::Solid;
+            const double r = std::hypot(x + 0.5 - nx / 2.0, y - wall);
+            phi0[c] = std::tanh((16 - r) / w);
+        }
+    const Settled r = settle(s, phi0, 14000);
+    EXPECT_LT(r.phi_drift, 1e-11);  // walls and obstacles bounce g back: sum phi is kept
+    const auto at = [&](int x, int y) { return r.phi[std::size_t(y * nx + x)]; };
+    // phi = 0 by linear interpolation, along rows and columns (both: the cap's side is
+    // steep near the wall, its top flat).
+    std::vector<std::array<double, 2>> points;
+    const int first = slab + 3;
+    for (int y = first; y < ny; ++y)
+        for (int x = 0; x + 1 < nx; ++x)
+            if ((at(x, y) > 0) != (at(x + 1, y) > 0))
+                points.push_back({x + at(x, y) / (at(x, y) - at(x + 1, y)), double(y)});
+    for (int x = 0; x < nx; ++x)
+        for (int y = first; y + 1 < ny; ++y)
+            if ((at(x, y) > 0) != (at(x, y + 1) > 0))
+                points.push_back({double(x), y + at(x, y) / (at(x, y) - at(x, y + 1))});
+    // Kasa's circle fit: x^2 + y^2 + D x + E y + F = 0 by least squares (3 x 3 normal equations).
+    double m[3][4] = {};
+    for (const auto& q : points) {
+        const double row[3] = {q[0], q[1], 1.0}, rhs = -(q[0] * q[0] + q[1] * q[1]);
+        for (int i = 0; i < 3; ++i) {
+            for (int j = 0; j < 3; ++j) m[i][j] += row[i] * row[j];
+            m[i][3] += row[i] * rhs;
+        }
+    }
+    for (int i = 0; i < 3; ++i)  // Gauss-Jordan; the matrix is positive definite
+        for (int k = 0; k < 3; ++k) {
+            if (k == i) continue;
+            const double f = m[k][i] / m[i][i];
+            for (int j = 0; j < 4; ++j) m[k][j] -= f * m[i][j];
+        }
+    const double d = m[0][3] / m[0][0], e = m[1][3] / m[1][1], f = m[2][3] / m[2][2];
+    const double xc = -d / 2, yc = -e / 2, radius = std::sqrt(xc * xc + yc * yc - f);
+    const double theta = std::acos((wall - yc) / radius) * 180 / pi;
+    std::printf("  contact angle %5.1f on the %s: cap radius %.2f, centre %.2f above the wall, %zu points: %.2f "
+                "degrees (%+.2f)\n",
+                degrees, on_obstacle ? "obstacle" : "wall", radius, yc - wall, points.size(), theta, theta - degrees);
+    return theta;
+}
+
+// Issue 23: a sessile drop's angle against the set value within 3 degrees, for three
+// angles, with the model's defaults (a = 0.02, kappa = 0.04: an interface 2 spacings
+// wide); and on an obstacle's flat face as on the wall. Measured after 14000 steps: see
+// the printout (docs/validation.md has more angles: the error grows towards complete
+// wetting, -2.8 at 45 and +3.2 at 150 degrees, and shrinks with a wider interface,
+// -0.9 at 30 and +1.1 at 150 with kappa = 0.08).
+TEST(FreeEnergy, SessileDropTakesTheContactAngle) {
+    for (double degrees : {60.0, 90.0, 120.0}) EXPECT_NEAR(sessile_drop_angle(degrees, false), degrees, 3.0);
+    EXPECT_NEAR(sessile_drop_angle(60.0, true), 60.0, 3.0);
+}
+
+// Issue 23: the mass of each fluid conserved to round-off over 10^5 steps. A drop on a
+// wetting wall (60 degrees) beside an obstacle, a free-slip top, a body force along the
+// periodic x: every link kind of the model moves both sets. Measured: see the printout.
+TEST(FreeEnergy, MassAndOrderParameterAreKeptOver1e5Steps) {
+    const int nx = 24, ny = 16;
+    const physics::FreeEnergyParameters p{0.02, 0.04, 1.0};
+    auto s = free_energy_box(nx, ny, 1.0 / 6, 1.0 / 12, p);
+    test::set_faces(s, 1, boundary::FaceType::Wall, boundary::FaceType::FreeSlip);
+    s.wetting = physics::wetting_potential(p, pi / 3);
+    s.force[0] = 1e-6;
+    s.node_kind.assign(std::size_t(nx * ny), boundary::Fluid);
+    std::vector<double> phi0(std::size_t(nx * ny));
+    for (int y = 0; y < ny; ++y)
+        for (int x = 0; x < nx; ++x) {
+            const std::size_t c = std::size_t(y * nx + x);
+            if (x >= 18 && x < 21 && y < 5) s.node_kind[c] = boundary::Solid;
+            phi0[c] = std::tanh((6 - std::hypot(x - 8.0, y + 0.5)) / 2);
+        }
+    const Settled r = settle(s, phi0, 100000);
+    std::printf("  after 1e5 steps: mass %.1e (relative), sum phi %.1e a cell\n", r.mass_drift, r.phi_drift);
+    // Round-off: measured 6.3e-14 and 8.5e-13. A rounding biased by one unit of 1e-16 a cell
+    // and step would add up to 1e5 x 1e-16 = 1e-11 a cell; a leak at a link would be of the
+    // populations' size a step (1e-3 and more).
+    EXPECT_LT(r.mass_drift, 1e-12);
+    EXPECT_LT(r.phi_drift, 1e-11);
+}
+
 // Seed 003 §5.3 with its free-energy parameters: fluid A (nu_0 = 1/6) beside the walls,
 // B (nu_1 = 1/24) in the core of a 4 x 64 channel (a quarter of the seed's width, for CI
 // time), half-way bounce-back walls, a body force. The interface (w = 0.25) holds no

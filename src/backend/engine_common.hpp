@@ -160,6 +160,7 @@ Part make_binary_part(const EngineSetup& s, const Store& store, T* fields) {
         p.tau_a = T(s.tau);
         p.tau_b = T(s.tau_b);
         p.omega_phi = T(1 / s.tau_phi);
+        p.wall_slope = T(s.wetting / s.free_energy.kappa);
     } else {
         p.psi_a = fields;
         p.psi_b = fields + s.grid.cells();

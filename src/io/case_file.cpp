@@ -53,7 +53,7 @@ std::vector<std::string> known_keys() {
         "thermal.turbulent_prandtl",
         "multiphase.model", "multiphase.pseudopotential", "multiphase.g", "multiphase.rho0", "multiphase.a",
         "multiphase.b", "multiphase.gas_constant", "multiphase.temperature", "multiphase.wall_density", "multiphase.viscosity_b",
-        "multiphase.kappa", "multiphase.gamma", "multiphase.tau_phi",
+        "multiphase.kappa", "multiphase.gamma", "multiphase.tau_phi", "multiphase.contact_angle",
         "forces.obstacles", "forces.reference_velocity", "forces.reference_area", "forces.flow_axis",
         "forces.lift_axis", "forces.interval",
         "run.steps", "run.steady_tolerance", "run.check_interval", "run.density_range", "run.backend",
@@ -870,8 +870,8 @@ void read_free_energy(const Section& m, const Section& init, sim::CaseSpec& spec
     sim::MultiphaseSpec& mp = spec.multiphase;
     for (const char* k : {"pseudopotential", "g", "rho0", "b", "gas_constant", "temperature", "wall_density"})
         if (m.has(k))
-            m.fail(k, "model = \"free-energy\" takes a, kappa, gamma, tau_phi and viscosity_b (its walls are "
-                      "neutral); this key belongs to the Shan-Chen models");
+            m.fail(k, "model = \"free-energy\" takes a, kappa, gamma, tau_phi, viscosity_b and contact_angle; this "
+                      "key belongs to the Shan-Chen models");
     if (init.has("density_b")) init.fail("density_b", "initial.density_b belongs to model = \"shan-chen-binary\"");
     physics::FreeEnergyParameters& p = mp.free_energy_parameters;
     // a = 0.02, kappa = 0.04 by default (seed 003's capillary waves, §5.4): an interface of
@@ -884,6 +884,8 @@ void read_free_energy(const Section& m, const Section& init, sim::CaseSpec& spec
     p.gamma = m.number("gamma").value_or(p.gamma);
     mp.tau_phi = m.number("tau_phi").value_or(mp.tau_phi);
     mp.viscosity_b = m.number("viscosity_b").value_or(mp.viscosity_b);
+    // Walls and obstacles neutral by default (90 degrees: kappa d_n phi = 0).
+    mp.contact_angle = m.number("contact_angle").value_or(mp.contact_angle);
     if (!m.has("viscosity_b"))
         m.fail_missing("viscosity_b", "fluid B's kinematic viscosity in lattice units (A's, at phi = +1, is "
                                       "model.viscosity)");
@@ -920,7 +922,7 @@ void read_multiphase(const Section& m, const Section& init, sim::CaseSpec& spec)
         read_free_energy(m, init, spec);
         return;
     }
-    for (const char* k : {"kappa", "gamma", "tau_phi"})
+    for (const char* k : {"kappa", "gamma", "tau_phi", "contact_angle"})
         if (m.has(k)) m.fail(k, "this key belongs to model = \"free-energy\"");
     if (init.has("phi")) init.fail("phi", "initial.phi belongs to model = \"free-energy\"");
     physics::ShanChenParameters& p = mp.shan_chen;

@@ -46,6 +46,7 @@
 // xi = 2 sqrt(2 kappa / a) = 2 w), surface tension gamma = sqrt(8 kappa a / 9).
 #pragma once
 #include <cmath>
+#include <numbers>
 
 #include "common/hd.hpp"
 #include "physics/equilibrium.hpp"
@@ -80,6 +81,33 @@ inline double interface_width(const FreeEnergyParameters& p) { return std::sqrt(
 inline double free_energy_pressure(const FreeEnergyParameters& p, double rho, double phi, double cs2) {
     const double phi2 = phi * phi;
     return rho * cs2 + p.a * (-0.5 * phi2 + 0.75 * phi2 * phi2);
+}
+
+// Wetting (Briant & Yeomans 2004, Phys. Rev. E 69, 031603; Cahn 1977): a surface free
+// energy -h phi_s at the wall adds the boundary condition kappa d_n phi = -h (d_n the
+// derivative along the wall's normal into the fluid): h > 0 raises phi at the wall,
+// fluid A (+1) wets. Each pure phase against the wall then has the profile of the bulk
+// free energy's first integral, kappa |phi'| = sqrt(kappa a / 2) |1 - phi^2|, which sets
+// phi_s and the wall tensions gamma_SA, gamma_SB; Young's law cos theta = (gamma_SB -
+// gamma_SA) / gamma gives
+//   cos theta = ((1 + w)^(3/2) - (1 - w)^(3/2)) / 2,   w = h / sqrt(kappa a / 2),
+// theta measured in fluid A. Its inverse, with alpha = arccos(sin^2 theta):
+//   h = sqrt(2 kappa a) sign(pi/2 - theta) sqrt(cos(alpha/3) (1 - cos(alpha/3)))
+// (Briant & Yeomans' eq. 16; their Omega is w / 2). tests/test_free_energy.cpp checks both
+// against each other and a sessile drop against theta.
+
+/// The wetting potential h of a contact angle theta (radians, in fluid A: phi = +1).
+inline double wetting_potential(const FreeEnergyParameters& p, double theta) {
+    const double alpha = std::acos(std::sin(theta) * std::sin(theta));
+    const double c = std::cos(alpha / 3);
+    const double sign = theta < std::numbers::pi / 2 ? 1.0 : theta > std::numbers::pi / 2 ? -1.0 : 0.0;
+    return std::sqrt(2 * p.kappa * p.a) * sign * std::sqrt(c * (1 - c));
+}
+
+/// Young's contact angle (radians, in fluid A) of a wetting potential h.
+inline double contact_angle(const FreeEnergyParameters& p, double h) {
+    const double w = h / std::sqrt(p.kappa * p.a / 2);
+    return std::acos((std::pow(1 + w, 1.5) - std::pow(1 - w, 1.5)) / 2);
 }
 
 /// The share of an isotropic second moment s I at velocity i: w_i s / cs2 for a moving

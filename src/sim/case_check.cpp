@@ -442,6 +442,11 @@ void check_free_energy(const CaseSpec& spec) {
     if (spec.model.forcing != physics::ForcingKind::Edm)
         fail("model.forcing = \"guo\" with multiphase.model = \"free-energy\": its body force enters by the exact "
              "difference method (seed 003 §5.3); remove model.forcing");
+    // The wetting boundary (physics::wetting_potential) covers every angle between the
+    // two complete wettings; they themselves leave no drop to hold an angle.
+    if (!(m.contact_angle > 0 && m.contact_angle < 180))
+        fail("multiphase.contact_angle = " + value_text(m.contact_angle) +
+             ": must be in (0, 180) degrees (measured in fluid A, phi = +1; 90 is a neutral wall)");
     if (m.phi_expression.empty() && !(std::isfinite(m.phi) && m.phi >= -1.5 && m.phi <= 1.5))
         fail("initial.phi = " + value_text(m.phi) + ": must be in [-1.5, 1.5] (+1 fluid A, -1 fluid B)");
 }

@@ -139,6 +139,9 @@ struct MultiphaseSpec {
     double tau_phi = 1;
     double phi = 1;
     std::string phi_expression;
+    /// The contact angle of walls and obstacles in degrees, measured in fluid A (phi = +1,
+    /// free energy): 90 is a neutral wall.
+    double contact_angle = 90;
     /// Binary: fluid B's kinematic viscosity (A's is model.viscosity / tau); Shan-Chen's
     /// component B's initial density, one number or an expression of x, y, z
     /// (initial.density is A's).

@@ -5,6 +5,7 @@
 #include <cstring>
 #include <cmath>
 #include <fstream>
+#include <numbers>
 #include <sstream>
 
 #include "backend/device_info.hpp"
@@ -304,6 +305,8 @@ backend::EngineSetup engine_setup(const CaseSpec& spec, const parallel::Subdomai
         s.density_b = spec.multiphase.density_b_expression.empty() ? spec.multiphase.density_b : 1.0;
         s.free_energy = spec.multiphase.free_energy_parameters;
         s.tau_phi = spec.multiphase.tau_phi;
+        s.wetting = physics::wetting_potential(spec.multiphase.free_energy_parameters,
+                                               spec.multiphase.contact_angle * std::numbers::pi / 180);
         s.phi = spec.multiphase.phi_expression.empty() ? spec.multiphase.phi : 1.0;
     }
     // After the coupled part is set: "auto" asks the table whether sparse is offered for

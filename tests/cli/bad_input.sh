@@ -710,6 +710,12 @@ expect "free energy tau_phi at 1/2" 3 "multiphase.tau_phi = 0.5" "must be in [0.
     --set multiphase.tau_phi=0.5
 expect "free energy phi out of range" 3 "initial.phi" "must be in [-1.5, 1.5]" -- "${FE[@]}" \
     --set 'initial.phi="y - 8"'
+expect "free energy contact angle of 180" 3 "multiphase.contact_angle = 180" "must be in (0, 180)" -- "${FE[@]}" \
+    --set multiphase.contact_angle=180
+sed 's/^model = "free-energy"/model = "free-energy"\ncontact_angle = 60/' fe.toml >fe_wet.toml
+expect_runs "free-energy case with wetting walls" fe_wet.toml pvd
+expect "contact angle with a Shan-Chen model" 3 "multiphase.contact_angle" 'belongs to model = "free-energy"' -- \
+    "${MP[@]}" --set multiphase.contact_angle=60
 expect "free energy with a Shan-Chen key" 3 "multiphase.g" 'model = "free-energy" takes' -- "${FE[@]}" \
     --set multiphase.g=1
 expect "free energy with an open face" 3 "boundary.x_max.type" "free-energy" "walls, free-slip or periodic" -- \

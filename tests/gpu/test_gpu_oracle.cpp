@@ -95,10 +95,12 @@ backend::EngineSetup setup_for(const Combo& c) {
         // The free energy with the faces the model offers (walls, free slip), the obstacle and
         // the body force; phi wavy (compare()), so that the chemical potential and the
         // pressure tensor act from the first step. Gamma (2a + 16 kappa / 3) = 0.3, inside the
-        // stable range.
+        // stable range. Walls and obstacle wet at 60 degrees (the images and the
+        // obstacle's normal of kernel/free_energy.hpp).
         using boundary::FaceType;
         s.scalar = c.scalar;
         s.free_energy = {0.02, 0.04, 1.0};
+        s.wetting = physics::wetting_potential(s.free_energy, 3.14159265358979323846 / 3);
         s.tau_b = 0.55;
         s.tau_phi = 0.8;
         s.forcing = physics::ForcingKind::Edm;
