@@ -95,6 +95,9 @@ struct EngineSetup {
     /// after every step. Empty plan: a single rank, nothing to exchange.
     std::array<int, 3> ghost_lo{0, 0, 0}, ghost_hi{0, 0, 0};
     parallel::HaloPlan halo;
+    /// With a multiphase model: its macro fields' exchange after the first pass
+    /// (parallel::make_field_plan); empty on one rank.
+    parallel::HaloPlan field_halo;
     /// Every boundary cell through the general path, none through the reflecting cells'
     /// records (kernel/reflecting_cells.hpp): for tests that compare the two.
     bool general_boundaries = false;

@@ -239,10 +239,6 @@ std::string refusal(const Request& r) {
     for (int f = 0; f < 6; ++f)
         if (auto why = face_refusal(r, f); !why.empty()) return why;
     if (r.several_ranks) {
-        if (lattice::is_multiphase(c.scalar))
-            return "multiphase.model = \"" + std::string(lattice::name_of(c.scalar)) +
-                   "\" runs on one rank for now (its macro fields have no halo exchange yet); run without mpirun or "
-                   "with one rank";
         if (c.lattice == lattice::Kind::D3Q13)
             return "model.lattice = \"D3Q13\" runs on one rank for now (its halo would carry one sub-lattice); run "
                    "without mpirun or use D3Q19";

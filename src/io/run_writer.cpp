@@ -226,7 +226,8 @@ constexpr std::pair<std::vector<double> FieldSet::*, int> plane_fields[] = {
     {&FieldSet::density_b, 1}, {&FieldSet::phi, 1}};
 
 // The plane at global index `index` along `axis`, assembled on rank 0 from the ranks
-// whose block it crosses: every field `mine` holds, and the node kinds.
+// whose block it crosses: every field `mine` holds, and the node kinds. axis < 0: the
+// whole box.
 FieldSet gather_slice(const FieldSet& mine, const parallel::Subdomain& sub, int axis, int index) {
     const auto& comm = parallel::Comm::world();
     std::vector<std::pair<std::vector<double> FieldSet::*, int>> arrays;  // those `mine` holds
@@ -236,13 +237,13 @@ FieldSet gather_slice(const FieldSet& mine, const parallel::Subdomain& sub, int 
     const std::size_t record = doubles * sizeof(double) + 1;
     std::vector<unsigned char> bytes;
     const auto& n = mine.size;
-    if (sub.owns_global(axis, index)) {
-        const int at = index - sub.owned_origin[std::size_t(axis)];
+    if (axis < 0 || sub.owns_global(axis, index)) {
+        const int at = axis < 0 ? 0 : index - sub.owned_origin[std::size_t(axis)];
         for (int z = 0; z < n[2]; ++z)
             for (int y = 0; y < n[1]; ++y)
                 for (int x = 0; x < n[0]; ++x) {
                     const int p[3] = {x, y, z};
-                    if (p[axis] != at) continue;
+                    if (axis >= 0 && p[axis] != at) continue;
                     const std::size_t c = std::size_t(x + std::int64_t(n[0]) * (y + std::int64_t(n[1]) * z));
                     for (const auto& [v, k] : arrays) {
                         const auto* b = reinterpret_cast<const unsigned char*>((mine.*v).data() + std::size_t(k) * c);
@@ -256,7 +257,7 @@ FieldSet gather_slice(const FieldSet& mine, const parallel::Subdomain& sub, int 
     FieldSet plane;
     if (comm.rank() != 0) return plane;
     plane.size = sub.global_size;
-    plane.size[std::size_t(axis)] = 1;
+    if (axis >= 0) plane.size[std::size_t(axis)] = 1;
     const auto cells = std::size_t(plane.cells());
     for (const auto& [v, k] : arrays) (plane.*v).assign(std::size_t(k) * cells, 0.0);
     plane.node_kind.assign(cells, 0);
@@ -269,9 +270,9 @@ FieldSet gather_slice(const FieldSet& mine, const parallel::Subdomain& sub, int 
             for (int y = 0; y < o[1]; ++y)
                 for (int x = 0; x < o[0]; ++x) {
                     const int q[3] = {x, y, z};
-                    if (q[axis] != index - p.owned_origin[std::size_t(axis)]) continue;
+                    if (axis >= 0 && q[axis] != index - p.owned_origin[std::size_t(axis)]) continue;
                     int g[3] = {x + p.owned_origin[0], y + p.owned_origin[1], z + p.owned_origin[2]};
-                    g[axis] = 0;
+                    if (axis >= 0) g[axis] = 0;
                     const std::size_t c = std::size_t(g[0] + std::int64_t(plane.size[0]) * (g[1] + std::int64_t(plane.size[1]) * g[2]));
                     const unsigned char* src = all.data() + at + k * record;
                     for (const auto& [v, n] : arrays) {
@@ -554,9 +555,23 @@ void RunWriter::write_permeability(std::int64_t step, const std::vector<double>&
 
 void RunWriter::write_multiphase(std::int64_t step, const std::vector<double>& rho, const std::vector<double>& u,
                                  const std::vector<double>& second) {
-    if (!lead_) return;  // one rank (the multiphase models' fields have no halo)
     const bool binary = spec_.multiphase.binary;
-    const auto m = sim::multiphase_integrals(spec_, kinds_, rho, u, binary ? second : std::vector<double>{});
+    sim::MultiphaseIntegrals m;
+    if (sub_.decomposed()) {
+        // The interface's gradient reaches across the subdomains: the whole box on rank 0
+        // (5 doubles and a byte a cell; the multiphase models run on several CPU ranks only).
+        FieldSet mine;
+        mine.size = sub_.owned_size;
+        mine.density = rho, mine.velocity = u, mine.node_kind = kinds_;
+        if (binary) mine.phi = second;
+        const FieldSet whole = gather_slice(mine, sub_, -1, 0);
+        if (!lead_) return;
+        m = sim::multiphase_integrals(spec_, whole.node_kind, whole.density, whole.velocity,
+                                      binary ? whole.phi : std::vector<double>{});
+    } else {
+        if (!lead_) return;
+        m = sim::multiphase_integrals(spec_, kinds_, rho, u, binary ? second : std::vector<double>{});
+    }
     const std::string header = std::string("step,time,") +
                                (spec_.multiphase.free_energy ? "mass,phi_sum" : binary ? "mass_a,mass_b" : "mass") +
                                ",kinetic_energy,max_speed,interface\n";

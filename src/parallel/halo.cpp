@@ -94,6 +94,9 @@ HaloPlan plan(const Subdomain& s) {
 
 HaloPlan make_halo_plan(lattice::Kind lattice, const Subdomain& sub, lattice::CoupledKind scalar) {
     auto out = lattice::visit(lattice, [&](auto lat) { return plan<decltype(lat)>(sub); });
+    // A binary fluid's second set (component B, the order parameter) is the flow's lattice.
+    if (lattice::is_binary_fluid(scalar))
+        lattice::visit(lattice, [&](auto lat) { add_scalar<decltype(lat)>(out, sub); });
     switch (scalar) {
         case lattice::CoupledKind::D2Q4: add_scalar<lattice::D2Q4>(out, sub); break;
         case lattice::CoupledKind::D2Q5: add_scalar<lattice::D2Q5>(out, sub); break;
@@ -102,8 +105,31 @@ HaloPlan make_halo_plan(lattice::Kind lattice, const Subdomain& sub, lattice::Co
         case lattice::CoupledKind::None:
         case lattice::CoupledKind::ShanChen:
         case lattice::CoupledKind::ShanChenBinary:
-        case lattice::CoupledKind::FreeEnergy: break;  // one rank only (backend::refusal)
+        case lattice::CoupledKind::FreeEnergy: break;  // above, or none
     }
+    return out;
+}
+
+HaloPlan make_field_plan(const HaloPlan& populations, const Subdomain& sub, int fields) {
+    HaloPlan out;
+    const storage::Grid g = sub.local_grid();
+    const storage::index_t cells = g.cells();
+    for (const auto& p : populations.messages) {
+        HaloMessage m;
+        m.peer = p.peer;
+        // Past the population tags (0-26) and their "in your buffer" notes: both exchanges
+        // of a step may be in flight between the same two ranks on a GPU node.
+        m.send_tag = field_tag_base + p.send_tag;
+        m.recv_tag = field_tag_base + p.recv_tag;
+        const int code = p.send_tag;
+        const auto send_cells = layer(sub, g, code, false), recv_cells = layer(sub, g, code, true);
+        for (int f = 0; f < fields; ++f) {
+            for (auto c : send_cells) m.send.push_back(storage::index_t(f) * cells + c);
+            for (auto c : recv_cells) m.recv.push_back(storage::index_t(f) * cells + c);
+        }
+        out.messages.push_back(std::move(m));
+    }
+    out.split = storage::index_t(fields) * cells;
     return out;
 }
 

@@ -38,8 +38,20 @@ struct HaloPlan {
 };
 
 /// The flow lattice's plan, with a coupled scalar's populations (lattice/scalar_sets.hpp)
-/// added to the same messages (HaloPlan::split).
+/// or a binary fluid's second set (the flow's lattice) added to the same messages
+/// (HaloPlan::split).
 HaloPlan make_halo_plan(lattice::Kind lattice, const Subdomain& sub,
                         lattice::CoupledKind scalar = lattice::CoupledKind::None);
+
+/// Tags of the macro-field exchange: past the populations' (0-26) and their notes.
+constexpr int field_tag_base = 100;
+
+/// The multiphase models' macro fields (psi, phi: kernel/pseudopotential.hpp, binary.hpp,
+/// free_energy.hpp), written by the first pass of a step and read at the neighbours by
+/// the second: after the first pass each rank sends every field of its outermost owned
+/// layer towards each neighbour of `populations` (the peers the flow lattice reaches)
+/// and receives the neighbour's into its ghost layer. Offsets are into the fields'
+/// array, [field * cells + cell] over the local box.
+HaloPlan make_field_plan(const HaloPlan& populations, const Subdomain& sub, int fields);
 
 }  // namespace barracuda::parallel

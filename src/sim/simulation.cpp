@@ -283,8 +283,14 @@ backend::EngineSetup engine_setup(const CaseSpec& spec, const parallel::Subdomai
     if (sub->decomposed()) {
         s.ghost_lo = sub->ghost_lo;
         s.ghost_hi = sub->ghost_hi;
-        s.halo = parallel::make_halo_plan(spec.model.lattice, *sub,
-                                          spec.thermal.enabled ? spec.thermal.lattice : lattice::CoupledKind::None);
+        const lattice::CoupledKind second = spec.thermal.enabled      ? spec.thermal.lattice
+                                            : spec.multiphase.enabled ? spec.multiphase.kind()
+                                                                      : lattice::CoupledKind::None;
+        s.halo = parallel::make_halo_plan(spec.model.lattice, *sub, second);
+        // The multiphase models' macro fields: psi (one component), psi_A and psi_B (two),
+        // phi (free energy): kernel/*.hpp's `fields`.
+        if (spec.multiphase.enabled)
+            s.field_halo = parallel::make_field_plan(s.halo, *sub, second == lattice::CoupledKind::ShanChenBinary ? 2 : 1);
     }
     if (spec.thermal.enabled) {
         const ThermalSpec& t = spec.thermal;
@@ -464,6 +470,10 @@ void Simulation::prepare(BackendChoice backend) {
     if (sub_.decomposed())
         if (auto why = backend::refusal(offer_request(spec_, true)); !why.empty()) throw CaseError(why);
     backend_ = resolve_backend(backend);
+    if (sub_.decomposed() && backend_ == BackendChoice::Cuda && spec_.multiphase.enabled)
+        throw CaseError("multiphase.model = \"" + std::string(lattice::name_of(spec_.multiphase.kind())) +
+                        "\" runs on several ranks with --backend cpu only for now (the GPU engine has no exchange of "
+                        "its macro fields yet); run the GPU on one rank or use --backend cpu");
     if (backend_ == BackendChoice::Cuda) {
         const int gpus = backend::cuda_device_count();
         if (comm.local_size() > gpus)

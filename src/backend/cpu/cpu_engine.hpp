@@ -47,10 +47,10 @@ public:
         if constexpr (interacting) {
             psi_.assign(std::size_t(Kernel::Scalar::fields) * std::size_t(cells_), T(0));
             setup_.general_boundaries = true;  // kernel/stream_collide.hpp: no records
-            if (!s.halo.messages.empty())
-                throw CaseError("multiphase.model = \"" + std::string(lattice::name_of(s.scalar)) +
-                                "\" runs on one rank (its psi fields have no halo exchange yet); run without "
-                                "mpirun or with one rank");
+            for (const auto& m : s.field_halo.messages) {
+                field_send_.emplace_back(m.send.size());
+                field_recv_.emplace_back(m.recv.size());
+            }
         }
         find_runs();
         for (int f = 0; f < 6; ++f) {
@@ -92,6 +92,13 @@ public:
         if constexpr (coupled) {
             std::fill(ga_.begin(), ga_.end(), S{});
             place_second<L, Eq, Ls>(setup_, class_, previous_scalar_store(), theta, u);
+            if constexpr (two_copy) {
+                // As initialize(): the ghosts take the neighbours' (theta given for them too
+                // is overwritten by the owners').
+                pack(a_, ga_);
+                exchange();
+                unpack(a_, ga_);
+            }
         } else {
             Engine::initialize_scalar(theta, u);
         }
@@ -288,6 +295,23 @@ private:
     void macro_pass(const Kernel& k) const {
 #pragma omp parallel for schedule(static)
         for (std::int64_t c = 0; c < cells_; ++c) k.scalar.macro_field(k.in, c);
+        exchange_fields();
+    }
+    /// On several ranks: the fields of the outermost owned layers into the neighbours'
+    /// ghost layers (parallel::make_field_plan), before the second pass reads them.
+    void exchange_fields() const {
+        if (field_send_.empty()) return;
+        const auto& msgs = setup_.field_halo.messages;
+        std::vector<parallel::Transfer> r, s;
+        for (std::size_t m = 0; m < msgs.size(); ++m) {
+            for (std::size_t j = 0; j < msgs[m].send.size(); ++j) field_send_[m][j] = psi_[std::size_t(msgs[m].send[j])];
+            r.push_back({field_recv_[m].data(), field_recv_[m].size() * sizeof(T), msgs[m].peer, msgs[m].recv_tag});
+            s.push_back({field_send_[m].data(), field_send_[m].size() * sizeof(T), msgs[m].peer, msgs[m].send_tag});
+        }
+        parallel::Comm::world().start(r, s);
+        parallel::Comm::world().wait();
+        for (std::size_t m = 0; m < msgs.size(); ++m)
+            for (std::size_t j = 0; j < msgs[m].recv.size(); ++j) psi_[std::size_t(msgs[m].recv[j])] = field_recv_[m][j];
     }
     /// The kernel whose macroscopic() observers read: Shan-Chen's field refreshed first.
     Kernel observing_kernel() const {
@@ -475,6 +499,7 @@ private:
     std::uint32_t clock_ = 0;  // steps since initialisation (stochastic FP16 rounding)
     std::vector<T> prev_u_;
     mutable std::vector<T> psi_;  // Shan-Chen's field (macro_pass); what observers recompute
+    mutable std::vector<std::vector<T>> field_send_, field_recv_;  // its exchange, one buffer per neighbour
     std::vector<double> exchanged_;  // per wall link: the momentum of its last step (kernel/interpolated_wall.hpp)
     std::array<std::vector<double>, 6> face_values_;  // boundary::Parameters::values
     Collision collision_;
