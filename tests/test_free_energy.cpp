@@ -197,40 +197,9 @@ double sessile_drop_angle(double degrees, bool on_obstacle) {
         }
     const Settled r = settle(s, phi0, 14000);
     EXPECT_LT(r.phi_drift, 1e-11);  // walls and obstacles bounce g back: sum phi is kept
-    const auto at = [&](int x, int y) { return r.phi[std::size_t(y * nx + x)]; };
-    // phi = 0 by linear interpolation, along rows and columns (both: the cap's side is
-    // steep near the wall, its top flat).
-    std::vector<std::array<double, 2>> points;
-    const int first = slab + 3;
-    for (int y = first; y < ny; ++y)
-        for (int x = 0; x + 1 < nx; ++x)
-            if ((at(x, y) > 0) != (at(x + 1, y) > 0))
-                points.push_back({x + at(x, y) / (at(x, y) - at(x + 1, y)), double(y)});
-    for (int x = 0; x < nx; ++x)
-        for (int y = first; y + 1 < ny; ++y)
-            if ((at(x, y) > 0) != (at(x, y + 1) > 0))
-                points.push_back({double(x), y + at(x, y) / (at(x, y) - at(x, y + 1))});
-    // Kasa's circle fit: x^2 + y^2 + D x + E y + F = 0 by least squares (3 x 3 normal equations).
-    double m[3][4] = {};
-    for (const auto& q : points) {
-        const double row[3] = {q[0], q[1], 1.0}, rhs = -(q[0] * q[0] + q[1] * q[1]);
-        for (int i = 0; i < 3; ++i) {
-            for (int j = 0; j < 3; ++j) m[i][j] += row[i] * row[j];
-            m[i][3] += row[i] * rhs;
-        }
-    }
-    for (int i = 0; i < 3; ++i)  // Gauss-Jordan; the matrix is positive definite
-        for (int k = 0; k < 3; ++k) {
-            if (k == i) continue;
-            const double f = m[k][i] / m[i][i];
-            for (int j = 0; j < 4; ++j) m[k][j] -= f * m[i][j];
-        }
-    const double d = m[0][3] / m[0][0], e = m[1][3] / m[1][1], f = m[2][3] / m[2][2];
-    const double xc = -d / 2, yc = -e / 2, radius = std::sqrt(xc * xc + yc * yc - f);
-    const double theta = std::acos((wall - yc) / radius) * 180 / pi;
-    std::printf("  contact angle %5.1f on the %s: cap radius %.2f, centre %.2f above the wall, %zu points: %.2f "
-                "degrees (%+.2f)\n",
-                degrees, on_obstacle ? "obstacle" : "wall", radius, yc - wall, points.size(), theta, theta - degrees);
+    const double theta = test::cap_angle(r.phi, nx, ny, slab + 3, wall);
+    std::printf("  contact angle %5.1f on the %s: %.2f degrees (%+.2f)\n",
+                degrees, on_obstacle ? "obstacle" : "wall", theta, theta - degrees);
     return theta;
 }
 

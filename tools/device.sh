@@ -16,6 +16,8 @@
 #             (report.md, report.json, validation.tar.gz with the plots)
 #   scaling   two GPUs (nvidia-h200-x2): MPI decomposition tests, a 2-rank GPU run
 #             against 1 rank bit for bit, weak and strong scaling (SCALING_SIZE, 512)
+#   multiphase  two GPUs: the multiphase models' decomposition tests (CPU backend, 1/2
+#             ranks) and their cases on 1 and 2 GPUs, multiphase.csv compared bit for bit
 #   perf      the compiler's register and spill report of the stream-collide
 #             kernels and, with NCU="<barracuda command>", an Nsight Compute profile
 #   live      the live view (barracuda run --serve): its tests (the CUDA slice against
@@ -36,8 +38,8 @@ modes=() cases=()
 while [ $# -gt 0 ]; do
   case $1 in
     --) shift; cases=("$@"); break ;;
-    build|tests|bench|validate|scaling|perf|python|live) modes+=("$1") ;;
-    *) echo "usage: $0 MODE... [-- CASE...]  (modes: build tests bench validate scaling perf python live)" >&2; exit 2 ;;
+    build|tests|bench|validate|scaling|multiphase|perf|python|live) modes+=("$1") ;;
+    *) echo "usage: $0 MODE... [-- CASE...]  (modes: build tests bench validate scaling multiphase perf python live)" >&2; exit 2 ;;
   esac
   shift
 done
@@ -54,7 +56,7 @@ extra=()
 [ -f /usr/include/muParser.h ] || extra+=(-Dmuparser_DIR="$lib/cmake/muparser")
 [ -n "${BARRACUDA_CUDA_UNITS:-}" ] && extra+=(-DBARRACUDA_CUDA_UNITS="$BARRACUDA_CUDA_UNITS")
 has perf && extra+=(-DCMAKE_CUDA_FLAGS="-Xptxas -v" -DBARRACUDA_LINEINFO=ON)
-has scaling || extra+=(-DBARRACUDA_MPI=OFF)
+{ has scaling || has multiphase; } || extra+=(-DBARRACUDA_MPI=OFF)
 # The module is linked by the system's g++ when there is one: the machine's default
 # compiler (/opt/gcc) has only a static libstdc++ in its link path.
 if has python; then
@@ -64,7 +66,7 @@ fi
 
 targets=(barracuda)
 { has tests || has scaling || has perf; } && targets+=(barracuda_gpu_tests)
-has scaling && targets+=(barracuda_mpi_tests)
+{ has scaling || has multiphase; } && targets+=(barracuda_mpi_tests)
 has python && targets+=(_core)
 has live && targets+=(barracuda_live_tests)
 has build && targets=(all)
@@ -90,6 +92,26 @@ bin=$PWD/build-device/src/barracuda
 if ldd "$bin" | grep -q "not found"; then
   export LD_LIBRARY_PATH="$lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
   echo "staged libraries on LD_LIBRARY_PATH: $(ldd "$bin" | grep -c 'not found') still missing"
+fi
+
+if has multiphase; then
+  export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+  echo "== multiphase decomposition tests (CPU backend), 1/2 ranks"
+  for n in 1 2; do
+    OMP_NUM_THREADS=4 mpirun -np $n --oversubscribe build-device/tests/barracuda_mpi_tests --gtest_color=no \
+      --gtest_filter='*FreeEnergy*:*ShanChen*' > "$out/mpi_multiphase_$n.txt" 2>&1
+    echo "  $n ranks: $(grep -E '^\[  (PASSED|FAILED)' "$out/mpi_multiphase_$n.txt" | tr '\n' ' ')"
+  done
+  echo "== multiphase cases on 1 and 2 GPUs (200 steps; multiphase.csv compared)"
+  for c in free_energy_sessile_drop free_energy_drop3d binary_drop3d droplet3d spinodal2d; do
+    for n in 1 2; do
+      (cd /tmp && mpirun -np $n $bin run "$OLDPWD/cases/$c.toml" --backend cuda -q --set run.steps=200 \
+        --set output.interval=100 --out /tmp/mp-$c-$n) > "$out/mp_${c}_$n.txt" 2>&1 || echo "  $c on $n GPU(s): exit $?"
+    done
+    if cmp -s /tmp/mp-$c-1/multiphase.csv /tmp/mp-$c-2/multiphase.csv; then echo "  $c: 1 and 2 GPUs agree"
+    else echo "  $c: 1 and 2 GPUs DIFFER"; diff /tmp/mp-$c-1/multiphase.csv /tmp/mp-$c-2/multiphase.csv | head -6; fi
+    cp /tmp/mp-$c-2/multiphase.csv "$out/mp_${c}_2gpu.csv" 2>/dev/null
+  done
 fi
 
 if has perf; then

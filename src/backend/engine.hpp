@@ -67,7 +67,8 @@ struct EngineSetup {
     physics::FreeEnergyParameters free_energy{};
     double tau_phi = 1;
     double phi = 1;
-    /// The wetting potential h of walls and obstacles (physics::wetting_potential; 0: neutral).
+    /// The free energy's wetting potential h of walls and obstacles
+    /// (physics::wetting_potential; 0: neutral).
     double wetting = 0;
     /// Sparse: the engine stores the 4x4x4 tiles holding a non-solid node
     /// (backend/tiled_engine.hpp); everything else in the setup, and every per-cell

@@ -165,7 +165,7 @@ private:
                 from = link.from;
             } else if (link.kind == LinkKind::Wall) {
                 const int axis = boundary::Parameters::axis(link.wall);
-                from = image_of(layout, faces, node_class, pos, cell, i, axis);
+                from = mirror_source<L>(layout, faces, node_class, pos, cell, i, axis);
                 if (faces.type[link.wall] != boundary::FaceType::FreeSlip)
                     rise = T(L::c(i, axis) * L::c(i, axis)) * wall_slope;  // |c_ia| of a unit lattice
             }
@@ -173,32 +173,17 @@ private:
         }
         if (any_solid) {
             using std::sqrt;
-            using std::abs;
             const T length = sqrt(normal[0] * normal[0] + normal[1] * normal[1] + normal[2] * normal[2]);
-            int axis = 0;
-            for (int a = 1; a < L::D; ++a)
-                if (abs(normal[a]) > abs(normal[axis])) axis = a;
+            const int axis = dominant_axis<L>(normal);
             BARRACUDA_UNROLL
             for (int i = 0; i < Q; ++i) {
                 if (!solid[i]) continue;
                 const T along = T(L::c(i, 0)) * normal[0] + T(L::c(i, 1)) * normal[1] + T(L::c(i, 2)) * normal[2];
                 const T rise = length > T(0) ? along / length * wall_slope : T(0);
-                add(i, phi[image_of(layout, faces, node_class, pos, cell, i, axis)] + rise, sum, around);
+                add(i, phi[mirror_source<L>(layout, faces, node_class, pos, cell, i, axis)] + rise, sum, around);
             }
         }
         finish(phi[cell], sum, around, grad, lap);
-    }
-
-    /// The mirror image of x - c_i across a wall normal to `axis`: the node x - c_i with
-    /// its `axis` component removed if that is fluid, else the node itself.
-    template <class Lay>
-    BARRACUDA_HD static index_t image_of(const Lay& layout, const boundary::Parameters& faces,
-                                         const std::uint8_t* node_class, const int (&pos)[3], index_t cell, int i,
-                                         int axis) {
-        const int j = projected_velocity<L>(i, axis);
-        if (j == 0) return cell;
-        const LinkSource image = link_source<L>(layout, faces, node_class, pos, j);
-        return image.kind == LinkKind::Streamed ? image.from : cell;
     }
 
     /// One link's terms: sum_i w_i c_i phi(x - c_i) and sum_i w_i phi(x - c_i).

@@ -48,6 +48,28 @@ BARRACUDA_HD int projected_velocity(int i, int axis) {
     return found;
 }
 
+/// The mirror image of x - c_i across a wall normal to `axis`: the node x - c_i with its
+/// `axis` component removed if that is fluid, else the node itself (`cell`). What a wall
+/// or obstacle presents of a macro field (psi, phi): a flat wall's tangential profile.
+template <class L, class Layout>
+BARRACUDA_HD index_t mirror_source(const Layout& layout, const boundary::Parameters& faces,
+                                   const std::uint8_t* node_class, const int (&pos)[3], index_t cell, int i, int axis) {
+    const int j = projected_velocity<L>(i, axis);
+    if (j == 0) return cell;
+    const LinkSource image = link_source<L>(layout, faces, node_class, pos, j);
+    return image.kind == LinkKind::Streamed ? image.from : cell;
+}
+
+/// The axis of the largest component of a normal (an obstacle's, estimated from its
+/// solid links): the axis its mirror images are taken across.
+template <class L, class T>
+BARRACUDA_HD int dominant_axis(const T (&normal)[3]) {
+    int axis = 0;
+    for (int a = 1; a < L::D; ++a)
+        if ((normal[a] < T(0) ? -normal[a] : normal[a]) > (normal[axis] < T(0) ? -normal[axis] : normal[axis])) axis = a;
+    return axis;
+}
+
 /// sum += w_i p c_i: one link's term of the interaction sum_i w_i psi(x - c_i) c_i.
 template <class L, class T>
 BARRACUDA_HD void add_link_term(int i, T p, T (&sum)[3]) {

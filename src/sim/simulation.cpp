@@ -470,10 +470,6 @@ void Simulation::prepare(BackendChoice backend) {
     if (sub_.decomposed())
         if (auto why = backend::refusal(offer_request(spec_, true)); !why.empty()) throw CaseError(why);
     backend_ = resolve_backend(backend);
-    if (sub_.decomposed() && backend_ == BackendChoice::Cuda && spec_.multiphase.enabled)
-        throw CaseError("multiphase.model = \"" + std::string(lattice::name_of(spec_.multiphase.kind())) +
-                        "\" runs on several ranks with --backend cpu only for now (the GPU engine has no exchange of "
-                        "its macro fields yet); run the GPU on one rank or use --backend cpu");
     if (backend_ == BackendChoice::Cuda) {
         const int gpus = backend::cuda_device_count();
         if (comm.local_size() > gpus)

@@ -435,6 +435,7 @@ public:
             check(cudaStreamCreateWithPriority(&stream_, cudaStreamDefault, greatest), "cudaStreamCreateWithPriority");
             require_halo_support(two_copy, setup_);
             setup_halo(kernel::border_cells(host_class_));
+            if constexpr (interacting) setup_field_halo();
         }
         check(cudaMemset(clock_.get(), 0, sizeof(std::uint32_t)), "cudaMemset");
     }
@@ -878,6 +879,51 @@ private:
             ipc_remote_.push_back({base[0] + offset, base[1] + offset});
         }
     }
+    /// The multiphase models' macro fields (parallel::make_field_plan): offsets on the
+    /// device, one send and one receive buffer for all messages, staged through the host
+    /// (one layer of cells a step: small beside the populations' exchange).
+    void setup_field_halo() {
+        std::vector<storage::index_t> send, recv;
+        for (const auto& m : setup_.field_halo.messages) {
+            field_message_at_.push_back(send.size());
+            send.insert(send.end(), m.send.begin(), m.send.end());
+            recv.insert(recv.end(), m.recv.begin(), m.recv.end());
+        }
+        field_message_at_.push_back(send.size());
+        field_send_at_ = upload(send, "copy field halo");
+        field_recv_at_ = upload(recv, "copy field halo");
+        field_buf_ = DeviceArray<T>(std::max(send.size(), recv.size()));
+        field_host_send_.resize(send.size());
+        field_host_recv_.resize(recv.size());
+    }
+    /// After the macro-field pass (on stream_): the fields of the outermost owned layers
+    /// into the neighbours' ghost layers; returns with the ghosts written (stream_ ordered).
+    void exchange_fields() const {
+        if (field_send_at_.size() == 0) return;
+        const auto ns = storage::index_t(field_send_at_.size()), nr = storage::index_t(field_recv_at_.size());
+        const auto split = setup_.field_halo.split;  // every offset is below it: one array
+        pack_kernel<<<blocks_for(ns), block_size, 0, stream_>>>(psi_.get(), psi_.get(), split, field_send_at_.get(),
+                                                                field_buf_.get(), ns);
+        check(cudaMemcpyAsync(field_host_send_.data(), field_buf_.get(), std::size_t(ns) * sizeof(T),
+                              cudaMemcpyDeviceToHost, stream_),
+              "field halo D2H");
+        check(cudaStreamSynchronize(stream_), "field halo pack");
+        std::vector<parallel::Transfer> r, s;
+        const auto& msgs = setup_.field_halo.messages;
+        for (std::size_t m = 0; m < msgs.size(); ++m) {
+            const std::size_t at = field_message_at_[m];
+            r.push_back({field_host_recv_.data() + at, msgs[m].recv.size() * sizeof(T), msgs[m].peer, msgs[m].recv_tag});
+            s.push_back({field_host_send_.data() + at, msgs[m].send.size() * sizeof(T), msgs[m].peer, msgs[m].send_tag});
+        }
+        parallel::Comm::world().start(r, s);
+        parallel::Comm::world().wait();
+        check(cudaMemcpyAsync(field_buf_.get(), field_host_recv_.data(), std::size_t(nr) * sizeof(T),
+                              cudaMemcpyHostToDevice, stream_),
+              "field halo H2D");
+        unpack_kernel<<<blocks_for(nr), block_size, 0, stream_>>>(psi_.get(), psi_.get(), split, field_recv_at_.get(),
+                                                                  field_buf_.get(), nr);
+        check(cudaGetLastError(), "field halo unpack");
+    }
     bool ipc() const { return !ipc_remote_.empty(); }
     unsigned blocks_for(storage::index_t n) const { return unsigned((n + block_size - 1) / block_size); }
     /// Packs copy f, exchanges, unpacks into f's ghosts; on stream_, returning after the unpack.
@@ -949,6 +995,11 @@ private:
     void step_subdomain() {
         if constexpr (two_copy) {
             const Kernel k = make_kernel();
+            if constexpr (interacting) {
+                macro_field_kernel<<<blocks(), block_size, 0, stream_>>>(k);
+                check(cudaGetLastError(), "macro_field_kernel launch");
+                exchange_fields();
+            }
             const auto nb = storage::index_t(border_cells_.size());
             if (nb > 0)
                 boundary_kernel<<<unsigned((nb + update_block_size - 1) / update_block_size), update_block_size, 0,
@@ -1157,6 +1208,7 @@ private:
         if constexpr (interacting) {
             macro_field_kernel<<<blocks(), block_size, 0, stream_>>>(make_observer());
             check(cudaGetLastError(), "macro_field_kernel launch");
+            exchange_fields();
         }
     }
     /// The scalar's equilibrium of (theta, u), placed on the host and copied into both copies.
@@ -1170,6 +1222,7 @@ private:
             check(cudaMemcpy(ga_.get(), g.data(), g.size() * sizeof(S), cudaMemcpyHostToDevice), "upload scalar");
             if constexpr (two_copy)
                 check(cudaMemcpy(gb_.get(), g.data(), g.size() * sizeof(S), cudaMemcpyHostToDevice), "upload scalar");
+            exchange_initial();  // a subdomain's ghosts take the neighbours' (CpuEngine::initialize_scalar)
         }
     }
 
@@ -1193,6 +1246,11 @@ private:
     bool odd_ = false, swapped_ = false;
     DeviceArray<T> prev_u_;
     DeviceArray<T> psi_;  // Shan-Chen's field (macro_field_kernel)
+    // Its exchange on several ranks (setup_field_halo).
+    std::vector<std::size_t> field_message_at_;
+    DeviceArray<storage::index_t> field_send_at_, field_recv_at_;
+    DeviceArray<T> field_buf_;
+    mutable std::vector<T> field_host_send_, field_host_recv_;
     DeviceArray<double> sums_;  // accumulate()'s running sums
     DeviceArray<T> field_scratch_;  // fields_native()'s, kept between calls
     DeviceArray<kernel::Partial> partials_;
