@@ -96,22 +96,32 @@ void place_equilibrium(const EngineSetup& s, const std::vector<std::uint8_t>& no
     }
 }
 
+/// A second distribution's placement at every cell of the store's layout from one value
+/// per cell (or one for all) and the velocity: at(layout, cell, value, u) places one
+/// cell (kernel/place.hpp). `name` names the values in the size error.
+template <class Store, class At>
+void place_per_cell(const EngineSetup& s, const std::vector<double>& values, const std::vector<double>& u,
+                    const char* name, At&& at) {
+    using T = typename Store::compute_type;
+    const std::int64_t cells = s.grid.cells();
+    if ((values.size() != 1 && values.size() != std::size_t(cells)) || u.size() != std::size_t(3 * cells))
+        throw std::invalid_argument(std::string("initialize_scalar: ") + name + " needs 1 value per cell, u 3");
+    const auto layout = storage::layout_of<typename Store::layout_type>(s.grid);
+#pragma omp parallel for schedule(static)
+    for (std::int64_t c = 0; c < cells; ++c) {
+        const T vel[3] = {T(u[3 * c]), T(u[3 * c + 1]), T(u[3 * c + 2])};
+        at(layout, c, T(values.size() == 1 ? values[0] : values[std::size_t(c)]), vel);
+    }
+}
+
 /// A coupled scalar's initial state: the equilibrium of (theta, u) at every fluid cell
 /// (kernel/place.hpp); theta has one value per cell (or one for all), u three per cell.
 template <class L, class Ls, class Store>
 void place_scalar(const EngineSetup& s, const std::vector<std::uint8_t>& node_class, const Store& previous,
                   const std::vector<double>& theta, const std::vector<double>& u) {
-    using T = typename Store::compute_type;
-    const std::int64_t cells = s.grid.cells();
-    if ((theta.size() != 1 && theta.size() != std::size_t(cells)) || u.size() != std::size_t(3 * cells))
-        throw std::invalid_argument("initialize_scalar: theta needs 1 value per cell, u 3");
-    const auto layout = storage::layout_of<typename Store::layout_type>(s.grid);
-#pragma omp parallel for schedule(static)
-    for (std::int64_t c = 0; c < cells; ++c) {
-        const T vel[3] = {T(u[3 * c]), T(u[3 * c + 1]), T(u[3 * c + 2])};
-        const T th = T(theta.size() == 1 ? theta[0] : theta[std::size_t(c)]);
+    place_per_cell<Store>(s, theta, u, "theta", [&](const auto& layout, std::int64_t c, auto th, const auto (&vel)[3]) {
         kernel::place_scalar_at<Ls>(layout, s.faces, node_class.data(), previous, c, th, vel);
-    }
+    });
 }
 
 /// The scalar part of a coupled kernel from the setup, over the given store.
@@ -196,17 +206,9 @@ template <class L, class Eq, class Ls, class Store>
 void place_second(const EngineSetup& s, const std::vector<std::uint8_t>& node_class, const Store& previous,
                   const std::vector<double>& values, const std::vector<double>& u) {
     if constexpr (std::is_same_v<Ls, lattice::OrderParameter>) {
-        using T = typename Store::compute_type;
-        const std::int64_t cells = s.grid.cells();
-        if ((values.size() != 1 && values.size() != std::size_t(cells)) || u.size() != std::size_t(3 * cells))
-            throw std::invalid_argument("initialize_scalar: phi needs 1 value per cell, u 3");
-        const auto layout = storage::layout_of<typename Store::layout_type>(s.grid);
-#pragma omp parallel for schedule(static)
-        for (std::int64_t c = 0; c < cells; ++c) {
-            const T vel[3] = {T(u[3 * c]), T(u[3 * c + 1]), T(u[3 * c + 2])};
-            const T phi = T(values.size() == 1 ? values[0] : values[std::size_t(c)]);
+        place_per_cell<Store>(s, values, u, "phi", [&](const auto& layout, std::int64_t c, auto phi, const auto (&vel)[3]) {
             kernel::place_order_parameter_at<L>(layout, s.faces, node_class.data(), previous, c, phi, vel);
-        }
+        });
     } else if constexpr (std::is_same_v<Ls, lattice::SecondComponent>) {
         const std::size_t cells = std::size_t(s.grid.cells());
         if ((values.size() != 1 && values.size() != cells) || u.size() != 3 * cells)

@@ -19,7 +19,6 @@
 #pragma once
 #include <cstdint>
 
-#include "boundary/open_face.hpp"
 #include "boundary/parameters.hpp"
 #include "kernel/links.hpp"
 #include "lattice/lattice.hpp"

@@ -18,7 +18,6 @@
 #include <cmath>
 #include <cstdint>
 
-#include "boundary/open_face.hpp"
 #include "boundary/parameters.hpp"
 #include "kernel/links.hpp"
 #include "kernel/pseudopotential.hpp"
