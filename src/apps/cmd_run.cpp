@@ -85,7 +85,12 @@ extern "C" void on_stop_signal(int sig) {
 void install_stop_handlers() {
     struct sigaction a {};
     a.sa_handler = on_stop_signal;
+    // Each handler blocks the other signal: INT and TERM sent back to back would
+    // otherwise both enter the handler before either marked the stop, and both count
+    // as the first (an orderly stop instead of the second signal's kill; seen in CI).
     sigemptyset(&a.sa_mask);
+    sigaddset(&a.sa_mask, SIGINT);
+    sigaddset(&a.sa_mask, SIGTERM);
     a.sa_flags = SA_RESTART;
     sigaction(SIGINT, &a, nullptr);
     sigaction(SIGTERM, &a, nullptr);
