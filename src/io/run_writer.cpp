@@ -559,7 +559,7 @@ void RunWriter::write_multiphase(std::int64_t step, const std::vector<double>& r
     sim::MultiphaseIntegrals m;
     if (sub_.decomposed()) {
         // The interface's gradient reaches across the subdomains: the whole box on rank 0
-        // (5 doubles and a byte a cell; the multiphase models run on several CPU ranks only).
+        // (5 doubles and a byte a cell, at each output).
         FieldSet mine;
         mine.size = sub_.owned_size;
         mine.density = rho, mine.velocity = u, mine.node_kind = kinds_;

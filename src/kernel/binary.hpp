@@ -147,9 +147,7 @@ private:
             if (link.kind == LinkKind::Streamed) {
                 from = link.from;
             } else if (link.kind == LinkKind::Wall && faces.type[link.wall] == boundary::FaceType::FreeSlip) {
-                const int j = projected_velocity<L>(i, boundary::Parameters::axis(link.wall));
-                const LinkSource image = link_source<L>(layout, faces, node_class, pos, j);
-                if (j != 0 && image.kind == LinkKind::Streamed) from = image.from;
+                from = mirror_source<L>(layout, faces, node_class, pos, cell, i, boundary::Parameters::axis(link.wall));
             }
             add(i, psi_a[from], sa);
             add(i, psi_b[from], sb);

@@ -133,9 +133,7 @@ struct PseudopotentialPart {
             if (link.kind == LinkKind::Wall && faces.type[link.wall] == boundary::FaceType::FreeSlip) {
                 // A symmetry plane half a spacing out: the mirror image of x - c_i is x - c_j,
                 // c_j = c_i without its normal component (x itself for a normal link).
-                const int j = projected_velocity<L>(i, boundary::Parameters::axis(link.wall));
-                const LinkSource image = link_source<L>(layout, faces, node_class, pos, j);
-                p = j == 0 || image.kind != LinkKind::Streamed ? own : psi[image.from];
+                p = psi[mirror_source<L>(layout, faces, node_class, pos, cell, i, boundary::Parameters::axis(link.wall))];
             }
             add(i, p, sum);
         }

@@ -301,17 +301,11 @@ private:
     /// ghost layers (parallel::make_field_plan), before the second pass reads them.
     void exchange_fields() const {
         if (field_send_.empty()) return;
-        const auto& msgs = setup_.field_halo.messages;
-        std::vector<parallel::Transfer> r, s;
-        for (std::size_t m = 0; m < msgs.size(); ++m) {
-            for (std::size_t j = 0; j < msgs[m].send.size(); ++j) field_send_[m][j] = psi_[std::size_t(msgs[m].send[j])];
-            r.push_back({field_recv_[m].data(), field_recv_[m].size() * sizeof(T), msgs[m].peer, msgs[m].recv_tag});
-            s.push_back({field_send_[m].data(), field_send_[m].size() * sizeof(T), msgs[m].peer, msgs[m].send_tag});
-        }
-        parallel::Comm::world().start(r, s);
+        const auto& plan = setup_.field_halo;  // every offset below its split: psi_ alone
+        pack_plan(plan, psi_, psi_, field_send_);
+        start_plan(plan, field_send_, field_recv_);
         parallel::Comm::world().wait();
-        for (std::size_t m = 0; m < msgs.size(); ++m)
-            for (std::size_t j = 0; j < msgs[m].recv.size(); ++j) psi_[std::size_t(msgs[m].recv[j])] = field_recv_[m][j];
+        unpack_plan(plan, psi_, psi_, field_recv_);
     }
     /// The kernel whose macroscopic() observers read: Shan-Chen's field refreshed first.
     Kernel observing_kernel() const {
@@ -395,42 +389,53 @@ private:
     // Halo exchange (parallel/halo.hpp): populations of the written copy at the
     // plan's offsets into one buffer per neighbour, and back into the ghosts.
     // Offsets from the plan's split on are the coupled scalar's, in g.
-    void pack(const std::vector<S>& f, const std::vector<S>& g) {
-        const auto split = setup_.halo.split;
-        for (std::size_t m = 0; m < send_.size(); ++m) {
-            const auto& at = setup_.halo.messages[m].send;
-            const auto n = std::int64_t(at.size());
-#pragma omp parallel for schedule(static)
-            for (std::int64_t j = 0; j < n; ++j) {
-                const auto k = at[std::size_t(j)];
-                send_[m][std::size_t(j)] = k < split ? f[std::size_t(k)] : g[std::size_t(k - split)];
-            }
-        }
-    }
-    void unpack(std::vector<S>& f, std::vector<S>& g) {
-        const auto split = setup_.halo.split;
-        for (std::size_t m = 0; m < recv_.size(); ++m) {
-            const auto& at = setup_.halo.messages[m].recv;
-            const auto n = std::int64_t(at.size());
-#pragma omp parallel for schedule(static)
-            for (std::int64_t j = 0; j < n; ++j) {
-                const auto k = at[std::size_t(j)];
-                (k < split ? f[std::size_t(k)] : g[std::size_t(k - split)]) = recv_[m][std::size_t(j)];
-            }
-        }
-    }
-    void start_exchange() {
-        std::vector<parallel::Transfer> r, s;
-        for (std::size_t m = 0; m < send_.size(); ++m) {
-            const auto& msg = setup_.halo.messages[m];
-            r.push_back({recv_[m].data(), recv_[m].size() * sizeof(S), msg.peer, msg.recv_tag});
-            s.push_back({send_[m].data(), send_[m].size() * sizeof(S), msg.peer, msg.send_tag});
-        }
-        parallel::Comm::world().start(r, s);
-    }
+    void pack(const std::vector<S>& f, const std::vector<S>& g) { pack_plan(setup_.halo, f, g, send_); }
+    void unpack(std::vector<S>& f, std::vector<S>& g) { unpack_plan(setup_.halo, f, g, recv_); }
+    void start_exchange() { start_plan(setup_.halo, send_, recv_); }
     void exchange() {
         start_exchange();
         parallel::Comm::world().wait();
+    }
+    // The same for any plan (populations, or the multiphase models' macro fields): the
+    // values of f below the plan's split and of g from it on, one buffer per message.
+    template <class V>
+    static void pack_plan(const parallel::HaloPlan& plan, const std::vector<V>& f, const std::vector<V>& g,
+                          std::vector<std::vector<V>>& send) {
+        const auto split = plan.split;
+        for (std::size_t m = 0; m < send.size(); ++m) {
+            const auto& at = plan.messages[m].send;
+            const auto n = std::int64_t(at.size());
+#pragma omp parallel for schedule(static)
+            for (std::int64_t j = 0; j < n; ++j) {
+                const auto k = at[std::size_t(j)];
+                send[m][std::size_t(j)] = k < split ? f[std::size_t(k)] : g[std::size_t(k - split)];
+            }
+        }
+    }
+    template <class V>
+    static void unpack_plan(const parallel::HaloPlan& plan, std::vector<V>& f, std::vector<V>& g,
+                            const std::vector<std::vector<V>>& recv) {
+        const auto split = plan.split;
+        for (std::size_t m = 0; m < recv.size(); ++m) {
+            const auto& at = plan.messages[m].recv;
+            const auto n = std::int64_t(at.size());
+#pragma omp parallel for schedule(static)
+            for (std::int64_t j = 0; j < n; ++j) {
+                const auto k = at[std::size_t(j)];
+                (k < split ? f[std::size_t(k)] : g[std::size_t(k - split)]) = recv[m][std::size_t(j)];
+            }
+        }
+    }
+    template <class V>
+    static void start_plan(const parallel::HaloPlan& plan, std::vector<std::vector<V>>& send,
+                           std::vector<std::vector<V>>& recv) {
+        std::vector<parallel::Transfer> r, s;
+        for (std::size_t m = 0; m < send.size(); ++m) {
+            const auto& msg = plan.messages[m];
+            r.push_back({recv[m].data(), recv[m].size() * sizeof(V), msg.peer, msg.recv_tag});
+            s.push_back({send[m].data(), send[m].size() * sizeof(V), msg.peer, msg.send_tag});
+        }
+        parallel::Comm::world().start(r, s);
     }
 
     /// Interpolated bounce-back after a step (kernel/interpolated_wall.hpp).
