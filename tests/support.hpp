@@ -168,39 +168,4 @@ radius = 2.5
 temperature = -1
 )";
 
-
-/// The contact angle of a sessile cap in a 2D field phi (nx x ny, x-fastest; phi > 0 in
-/// the drop) on a wall at y = wall below it: a circle fitted (Kasa's algebraic least
-/// squares) to phi = 0, found by linear interpolation along rows and columns (both: the
-/// cap's side is steep near the wall, its top flat) from row `first` up, away from the
-/// contact line's diffuse zone; cos theta = (wall - y_centre) / R. Degrees, in the drop.
-inline double cap_angle(const std::vector<double>& phi, int nx, int ny, int first, double wall) {
-    const auto at = [&](int x, int y) { return phi[std::size_t(y * nx + x)]; };
-    std::vector<std::array<double, 2>> points;
-    for (int y = first; y < ny; ++y)
-        for (int x = 0; x + 1 < nx; ++x)
-            if ((at(x, y) > 0) != (at(x + 1, y) > 0)) points.push_back({x + at(x, y) / (at(x, y) - at(x + 1, y)), double(y)});
-    for (int x = 0; x < nx; ++x)
-        for (int y = first; y + 1 < ny; ++y)
-            if ((at(x, y) > 0) != (at(x, y + 1) > 0)) points.push_back({double(x), y + at(x, y) / (at(x, y) - at(x, y + 1))});
-    // x^2 + y^2 + D x + E y + F = 0: 3 x 3 normal equations, Gauss-Jordan (positive definite).
-    double m[3][4] = {};
-    for (const auto& q : points) {
-        const double row[3] = {q[0], q[1], 1.0}, rhs = -(q[0] * q[0] + q[1] * q[1]);
-        for (int i = 0; i < 3; ++i) {
-            for (int j = 0; j < 3; ++j) m[i][j] += row[i] * row[j];
-            m[i][3] += row[i] * rhs;
-        }
-    }
-    for (int i = 0; i < 3; ++i)
-        for (int k = 0; k < 3; ++k) {
-            if (k == i) continue;
-            const double f = m[k][i] / m[i][i];
-            for (int j = 0; j < 4; ++j) m[k][j] -= f * m[i][j];
-        }
-    const double d = m[0][3] / m[0][0], e = m[1][3] / m[1][1], f = m[2][3] / m[2][2];
-    const double xc = -d / 2, yc = -e / 2, radius = std::sqrt(xc * xc + yc * yc - f);
-    return std::acos((wall - yc) / radius) * 180 / 3.14159265358979323846;
-}
-
 }  // namespace barracuda::test

@@ -29,6 +29,7 @@
 #include "io/case_file.hpp"
 #include "sim/monitors.hpp"
 #include "sim/simulation.hpp"
+#include "sim/wetting.hpp"
 #include "lattice/lattice.hpp"
 #include "support.hpp"
 
@@ -96,7 +97,7 @@ TEST(BinaryShanChen, EachComponentsMassIsKeptOver1e5Steps) {
         }
     const Settled r = settle(s, a0, b0, 100000);
     std::printf("  after 1e5 steps: mass of A %.1e, of B %.1e (relative)\n", r.drift_a, r.drift_b);
-    // Round-off: measured 1.5e-12 and 4.6e-11. A rounding biased by one unit of 1e-16 a cell
+    // Round-off: measured 4.1e-13 and 6.4e-12. A rounding biased by one unit of 1e-16 a cell
     // and step adds up to 1e5 x 384 x 1e-16 = 3.8e-9, 5e-11 of B's mass (76); a leak at a
     // link would be of the populations' size a step (1e-3 and more).
     EXPECT_LT(r.drift_a, 1e-10);
@@ -275,8 +276,9 @@ TEST(BinaryShanChen, LaplaceLawAgreesWithTheFlatInterfacesPressureTensor) {
 // x and z sees the same weights summed: the two lattices' equilibria and forces projected
 // on y agree). fp32 costs the minor component precision: its density is 1 + sum_i (f_i -
 // w_i), a cancellation that leaves it about 1e-5 relative per evaluation at rho = 0.006,
-// and the steady state drifts with it. Measured after 4000 steps: major density 1.6e-4,
-// minor 0.7% apart (after 20000: 5.3e-4 and 1.2%); 1e-3 and 2% allowed. The order
+// and the steady state drifts with it. Measured after 4000 steps: major density 2.8e-5,
+// minor 0.11% apart (0.7% before the collision's rest velocity took each component's
+// remainder, physics::binary_collide); 1e-3 and 2% allowed. The order
 // parameter phi, what an interface's position depends on, agrees to 1e-4.
 TEST(BinaryShanChen, FlatInterfaceIsTheSameOnD2Q9AndD3Q19) {
     const int ny = 48;
@@ -305,6 +307,66 @@ TEST(BinaryShanChen, FlatInterfaceIsTheSameOnD2Q9AndD3Q19) {
     EXPECT_NEAR(d3[1] / d2[1], 1.0, 2e-2);
     const auto phi = [](const std::array<double, 2>& d) { return (d[0] - d[1]) / (d[0] + d[1]); };
     EXPECT_NEAR(phi(d3), phi(d2), 1e-4);
+}
+
+/// A sessile drop of A on the bottom of a D2Q9 box 80 x 40 (x periodic, a free-slip top)
+/// whose walls take `adhesion`: from a half disc of radius 16 of A's phase it relaxes to
+/// the cap the contact angle makes; the angle from a circle fitted to phi = (rho_A -
+/// rho_B) / (rho_A + rho_B) = 0 three spacings and more above the wall (sim::cap_angle,
+/// as for the free energy). The bottom is the box's wall face, or a slab of obstacle
+/// nodes (rows 0-2, the image taken across the normal estimated from their links).
+double sessile_drop_angle(const sim::BinaryWetting& w, bool on_obstacle) {
+    const int nx = 80, ny = 40, slab = on_obstacle ? 3 : 0;
+    auto s = binary_box(nx, ny, 1.0 / 6, 1.0 / 6);
+    test::set_faces(s, 1, boundary::FaceType::Wall, boundary::FaceType::FreeSlip);
+    s.adhesion = w.adhesion;
+    const double wall = slab - 0.5;
+    s.node_kind.assign(std::size_t(nx * ny), boundary::Fluid);
+    std::vector<double> a0(std::size_t(nx * ny)), b0(a0.size());
+    for (int y = 0; y < ny; ++y)
+        for (int x = 0; x < nx; ++x) {
+            const std::size_t c = std::size_t(y * nx + x);
+            if (y < slab) s.node_kind[c] = boundary::Solid;
+            const bool drop = std::hypot(x + 0.5 - nx / 2.0, y - wall) < 16;
+            a0[c] = drop ? w.phase_a[0] : w.phase_b[0];
+            b0[c] = drop ? w.phase_a[1] : w.phase_b[1];
+        }
+    // 5000 steps: the angle moves by less than 0.05 degrees from 5000 to 40000 (measured
+    // at adhesion 0.1: 59.74 after 10000, 20000 and 40000 steps; 59.93 and 59.92 after
+    // 5000 and 8000 at the calibrated 60 degrees).
+    const Settled r = settle(s, a0, b0, 5000);
+    EXPECT_LT(r.drift_a, 1e-10);
+    EXPECT_LT(r.drift_b, 1e-10);
+    std::vector<double> phi(a0.size());
+    for (std::size_t c = 0; c < phi.size(); ++c) phi[c] = (r.a[c] - r.b[c]) / (r.a[c] + r.b[c]);
+    return sim::cap_angle(phi, nx, ny, slab + 3, wall);
+}
+
+// Issue 23: a sessile drop's angle against the set value within 3 degrees, for three
+// angles, on a wall and on an obstacle's flat face. The adhesion of each angle comes from
+// sim::binary_wetting (a calibration drop of R = 12 in 60 x 30, the case's model); the
+// drops here are larger (R = 16 in 80 x 40) and start from a half disc. Measured: see the
+// printout (2026-11-27: 59.93, 90.19, 120.30, and 59.97 on the obstacle).
+// The calibration itself: adhesion 0 is a symmetry plane (no drop run), and the angle
+// does not depend on the drop's size (R = 12, 16, 24: 59.78, 59.74, 59.70 degrees at
+// adhesion 0.1), so a drop of another size must take the set angle.
+TEST(BinaryShanChen, SessileDropTakesTheContactAngle) {
+    const auto base = binary_box(80, 40, 1.0 / 6, 1.0 / 6);
+    for (double degrees : {60.0, 90.0, 120.0}) {
+        const auto w = sim::binary_wetting(base, degrees * pi / 180, 1.0, 0.05, 1.0, 0.05);
+        EXPECT_EQ(w.adhesion == 0, degrees == 90.0);
+        EXPECT_GT(w.adhesion * std::cos(degrees * pi / 180), -1e-15) << "A wets (adhesion > 0) below 90 degrees";
+        const double wall = sessile_drop_angle(w, false);
+        std::printf("  contact angle %5.1f: adhesion %+.5f (%d calibration drops, %lld steps, the last at %.2f); "
+                    "on the wall %.2f (%+.2f)\n",
+                    degrees, w.adhesion, w.drops, static_cast<long long>(w.steps), w.angle, wall, wall - degrees);
+        EXPECT_NEAR(wall, degrees, 3.0);
+        if (degrees == 60.0) {
+            const double obstacle = sessile_drop_angle(w, true);
+            std::printf("  on an obstacle's face: %.2f (%+.2f)\n", obstacle, obstacle - degrees);
+            EXPECT_NEAR(obstacle, degrees, 3.0);
+        }
+    }
 }
 
 // The psi fields are recomputed from both components' populations at the start of every

@@ -21,6 +21,7 @@
 #include "backend/engine.hpp"
 #include "io/case_file.hpp"
 #include "sim/simulation.hpp"
+#include "sim/wetting.hpp"
 #include "support.hpp"
 
 namespace barracuda {
@@ -175,8 +176,8 @@ TEST(FreeEnergy, WettingPotentialInvertsYoungsAngle) {
 /// A sessile drop of fluid A (phi = +1) on the bottom of a D2Q9 box 80 x 40, periodic
 /// in x, a free-slip top: from a half disc of radius 16 it relaxes to the cap the
 /// contact angle makes; the angle from a circle fitted to phi = 0 three spacings and
-/// more above the wall (the cap's shape away from the contact line's diffuse zone),
-/// cos theta = (y_wall - y_centre) / R. The bottom is the box's wall face, or a solid
+/// more above the wall (sim::cap_angle: the cap's shape away from the contact line's
+/// diffuse zone), cos theta = (y_wall - y_centre) / R. The bottom is the box's wall face, or a solid
 /// slab of obstacle nodes (rows 0-2: the wall at y = 2.5, the normal estimated from
 /// the solid links).
 double sessile_drop_angle(double degrees, bool on_obstacle) {
@@ -197,7 +198,7 @@ double sessile_drop_angle(double degrees, bool on_obstacle) {
         }
     const Settled r = settle(s, phi0, 14000);
     EXPECT_LT(r.phi_drift, 1e-11);  // walls and obstacles bounce g back: sum phi is kept
-    const double theta = test::cap_angle(r.phi, nx, ny, slab + 3, wall);
+    const double theta = sim::cap_angle(r.phi, nx, ny, slab + 3, wall);
     std::printf("  contact angle %5.1f on the %s: %.2f degrees (%+.2f)\n",
                 degrees, on_obstacle ? "obstacle" : "wall", theta, theta - degrees);
     return theta;

@@ -61,6 +61,9 @@ struct EngineSetup {
     /// is tau) and its initial density where Engine::initialize_scalar gives none.
     double tau_b = 0.6;
     double density_b = 1;
+    /// ... and the wetting of its walls and obstacles: what they add to psi_A and take
+    /// from psi_B beyond the mirror image (sim::binary_wetting; 0: a symmetry plane).
+    double adhesion = 0;
     /// CoupledKind::FreeEnergy (kernel/free_energy.hpp): the free energy's constants, the
     /// order parameter's relaxation time, its initial value where Engine::initialize_scalar
     /// gives none; fluid B's relaxation time is tau_b (A's tau).

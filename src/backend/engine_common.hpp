@@ -177,6 +177,7 @@ Part make_binary_part(const EngineSetup& s, const Store& store, T* fields) {
         p.parameters = s.shan_chen;
         p.omega_a = T(1 / s.tau);
         p.omega_b = T(1 / s.tau_b);
+        p.adhesion = T(s.adhesion);
     }
     return p;
 }

@@ -922,7 +922,7 @@ void read_multiphase(const Section& m, const Section& init, sim::CaseSpec& spec)
         read_free_energy(m, init, spec);
         return;
     }
-    for (const char* k : {"kappa", "gamma", "tau_phi", "contact_angle"})
+    for (const char* k : {"kappa", "gamma", "tau_phi"})
         if (m.has(k)) m.fail(k, "this key belongs to model = \"free-energy\"");
     if (init.has("phi")) init.fail("phi", "initial.phi belongs to model = \"free-energy\"");
     physics::ShanChenParameters& p = mp.shan_chen;
@@ -931,8 +931,8 @@ void read_multiphase(const Section& m, const Section& init, sim::CaseSpec& spec)
         // repelling; B's viscosity and density.
         for (const char* k : {"a", "b", "gas_constant", "temperature", "wall_density"})
             if (m.has(k))
-                m.fail(k, "model = \"shan-chen-binary\" takes pseudopotential, g, rho0 and viscosity_b (its walls "
-                          "are neutral); this key belongs to model = \"shan-chen\"");
+                m.fail(k, "model = \"shan-chen-binary\" takes pseudopotential, g, rho0, viscosity_b and "
+                          "contact_angle; this key belongs to model = \"shan-chen\"");
         // psi = rho by default (Martys & Chen 1996; Sailfish's default for seed 003's cases).
         p.psi = read_choice(m, "pseudopotential", std::array<std::string_view, 2>{"linear", "exponential"},
                             std::array{physics::Pseudopotential::Linear, physics::Pseudopotential::Exponential})
@@ -950,6 +950,8 @@ void read_multiphase(const Section& m, const Section& init, sim::CaseSpec& spec)
         if (!m.has("viscosity_b"))
             m.fail_missing("viscosity_b", "component B's kinematic viscosity in lattice units (A's is "
                                           "model.viscosity)");
+        // Walls and obstacles neutral by default (90 degrees: the mirror image, no adhesion).
+        mp.contact_angle = m.number("contact_angle").value_or(mp.contact_angle);
         const auto d = init.number_or_text("density_b");
         if (!d) init.fail_missing("density_b", "component B's initial density (a number or an expression of x, y, z)");
         if (const auto* text = std::get_if<std::string>(&*d))
@@ -959,6 +961,9 @@ void read_multiphase(const Section& m, const Section& init, sim::CaseSpec& spec)
         return;
     }
     if (m.has("viscosity_b")) m.fail("viscosity_b", "this key belongs to model = \"shan-chen-binary\"");
+    if (m.has("contact_angle"))
+        m.fail("contact_angle", "model = \"shan-chen\" sets its walls' wetting by wall_density (the density whose "
+                                "pseudopotential they present); contact_angle belongs to the binary models");
     if (init.has("density_b")) init.fail("density_b", "initial.density_b belongs to model = \"shan-chen-binary\"");
     p.psi = read_choice(m, "pseudopotential", std::array<std::string_view, 2>{"exponential", "carnahan-starling"},
                         std::array{physics::Pseudopotential::Exponential, physics::Pseudopotential::CarnahanStarling})

@@ -11,8 +11,12 @@
 //      read at the neighbours the pull gather reads; both collided towards the
 //      common velocity with their forces (physics::binary_collide); both stored.
 // Links that do not stream: walls and obstacles bounce back both components and
-// present each its own psi (a neutral wall); free-slip faces mirror both and
-// present the mirror image's psi. Open faces and moving walls are refused for
+// present the mirror image's psi (the node beside x - c_i along the wall, as the
+// free energy's wetting boundary does, kernel/free_energy.hpp), A's raised and B's
+// lowered by the adhesion (wetting: > 0 draws A to the wall; 0 is a symmetry plane,
+// a contact angle of 90 degrees exactly); free-slip faces mirror both and present
+// the mirror image's psi without adhesion. The adhesion of a contact angle comes
+// from Young's law with the wall tensions of relaxed columns (sim/wetting.cpp). Open faces and moving walls are refused for
 // this model (sim/case_check.cpp): what a face would prescribe for each component
 // is not defined by one velocity or density. Every boundary cell takes this
 // general path (no records).
@@ -48,6 +52,7 @@ struct BinaryPart {
     T* psi_b = nullptr;
     physics::ShanChenParameters parameters{};  // G and the exponential pseudopotential's rho0
     T omega_a = T(1), omega_b = T(1);          // 1 / tau of each component
+    T adhesion = T(0);  // what walls and obstacles add to psi_A and take from psi_B (wetting)
 
     /// Pass 1 at one cell: psi_A and psi_B of the densities the coming step gathers. A
     /// solid (or ghost) cell keeps what it holds (nothing reads it).
@@ -118,6 +123,7 @@ struct BinaryPart {
         b.psi_a = psi_a, b.psi_b = psi_b;
         b.parameters = parameters;
         b.omega_a = omega_a, b.omega_b = omega_b;
+        b.adhesion = adhesion;
         return b;
     }
 
@@ -134,23 +140,48 @@ private:
         finish(cell, sa, sb, fa, fb);
     }
 
-    /// ... at a boundary cell at pos: walls, obstacles and open faces present the node's
-    /// own psi, free-slip faces the mirror image's (kernel/pseudopotential.hpp).
+    /// ... at a boundary cell at pos. Across a wall the link's source is the mirror image
+    /// of x - c_i (kernel::mirror_source: the node x - c_i with the wall's normal component
+    /// removed, the node itself if that is not fluid); a wall that is not free-slip adds
+    /// the adhesion to psi_A and takes it from psi_B. Across an obstacle likewise, the
+    /// image taken across the largest component of the normal estimated from the solid
+    /// links (sum of w_i c_i over them), as the free energy's wetting does. Open links
+    /// present the node's own psi (zero gradient).
     BARRACUDA_HD void forces_boundary(const Layout& layout, const boundary::Parameters& faces,
                                       const std::uint8_t* node_class, index_t cell, const int (&pos)[3], T (&fa)[3],
                                       T (&fb)[3]) const {
-        T sa[3] = {T(0), T(0), T(0)}, sb[3] = {T(0), T(0), T(0)};
+        T sa[3] = {T(0), T(0), T(0)}, sb[3] = {T(0), T(0), T(0)}, normal[3] = {T(0), T(0), T(0)};
+        bool solid[Q];
+        bool any_solid = false;
         BARRACUDA_UNROLL
         for (int i = 0; i < Q; ++i) {
             const LinkSource link = link_source<L>(layout, faces, node_class, pos, i);
+            solid[i] = link.kind == LinkKind::SolidNode;
+            if (solid[i]) {
+                add_link_term<L>(i, T(1), normal);
+                any_solid = true;
+                continue;
+            }
             index_t from = cell;
+            T shift = T(0);
             if (link.kind == LinkKind::Streamed) {
                 from = link.from;
-            } else if (link.kind == LinkKind::Wall && faces.type[link.wall] == boundary::FaceType::FreeSlip) {
+            } else if (link.kind == LinkKind::Wall) {
                 from = mirror_source<L>(layout, faces, node_class, pos, cell, i, boundary::Parameters::axis(link.wall));
+                if (faces.type[link.wall] != boundary::FaceType::FreeSlip) shift = adhesion;
             }
-            add(i, psi_a[from], sa);
-            add(i, psi_b[from], sb);
+            add(i, psi_a[from] + shift, sa);
+            add(i, psi_b[from] - shift, sb);
+        }
+        if (any_solid) {
+            const int axis = dominant_axis<L>(normal);
+            BARRACUDA_UNROLL
+            for (int i = 0; i < Q; ++i) {
+                if (!solid[i]) continue;
+                const index_t from = mirror_source<L>(layout, faces, node_class, pos, cell, i, axis);
+                add(i, psi_a[from] + adhesion, sa);
+                add(i, psi_b[from] - adhesion, sb);
+            }
         }
         finish(cell, sa, sb, fa, fb);
     }

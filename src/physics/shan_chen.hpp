@@ -162,11 +162,22 @@ BARRACUDA_HD void binary_collide(T (&f)[L::Q], T (&g)[L::Q], const T (&interacti
         du_b[a] = fb[a] / rho_b;
     }
     const T da = rho_a - T(1), db = rho_b - T(1);
+    T before_a = T(0), before_b = T(0), moving_a = T(0), moving_b = T(0);
     BARRACUDA_UNROLL
-    for (int i = 0; i < L::Q; ++i) {
+    for (int i = 0; i < L::Q; ++i) before_a += f[i], before_b += g[i];  // rho - 1 without the 1's rounding
+    BARRACUDA_UNROLL
+    for (int i = 1; i < L::Q; ++i) {
         f[i] += omega_a * (equilibrium_shifted<L, Eq>(i, da, u) - f[i]) + edm_source<L, Eq>(i, da, u, du_a);
         g[i] += omega_b * (equilibrium_shifted<L, Eq>(i, db, u) - g[i]) + edm_source<L, Eq>(i, db, u, du_b);
+        moving_a += f[i], moving_b += g[i];
     }
+    // The rest velocity takes what conserves each component's mass (the collision and the
+    // forcing move none). Its own update's rounding, the same in every bulk cell of a
+    // phase, drifted the masses systematically in FP32 (a 3D sessile drop, 40 x 40 x 20,
+    // 4000 steps: A's mass by -4.7e-4 with it, -4.0e-5 with this; B's -4.5e-6 and
+    // -7.6e-7), as the free energy's sum of phi did (physics::free_energy_collide).
+    f[0] = before_a - moving_a;
+    g[0] = before_b - moving_b;
 }
 
 /// The fluid's velocity v = (j_A + j_B + (F_A + F_B) / 2) / (rho_A + rho_B) and the two

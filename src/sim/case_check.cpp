@@ -411,6 +411,11 @@ void check_binary(const CaseSpec& spec) {
              "component A only; remove [forces]");
     if (m.density_b_expression.empty() && !(std::isfinite(m.density_b) && m.density_b > 0))
         fail("initial.density_b = " + value_text(m.density_b) + ": must be a number > 0");
+    // The adhesion is calibrated at setup (sim/wetting.cpp), which refuses an angle no
+    // adhesion reaches; the range is that of any contact angle.
+    if (!(m.contact_angle > 0 && m.contact_angle < 180))
+        fail("multiphase.contact_angle = " + value_text(m.contact_angle) +
+             ": must be in (0, 180) degrees (measured in component A; 90 is a neutral wall)");
 }
 
 // The free-energy model (physics/free_energy.hpp): a, kappa, Gamma and tau_phi that give

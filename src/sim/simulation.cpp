@@ -396,6 +396,8 @@ Simulation::Simulation(const CaseSpec& spec, BackendChoice backend, const std::f
         initial_rho_ = initial_densities();
         if (spec_.multiphase.free_energy) initial_rho_b_ = initial_order_parameter();
         else if (spec_.multiphase.binary) initial_rho_b_ = initial_densities(true);
+        if (spec_.multiphase.binary && !spec_.multiphase.free_energy && spec_.multiphase.contact_angle != 90)
+            calibrate_wetting();
         // Obstacles that fill the box leave nothing to simulate (issue 21: such a run went
         // on and reported "mean over the fluid 0"). A ghost node is another rank's owned
         // one, so "some rank has fluid in its local box" is "the box has fluid".
@@ -414,6 +416,25 @@ Simulation::Simulation(const CaseSpec& spec, BackendChoice backend, const std::f
     // Every rank passed the checks: the hook may be collective (the output directory).
     if (before_allocation) before_allocation();
     shared_verdict([&] { allocate(); });
+}
+
+/// The two-component model's wall adhesion for the case's contact angle (sim/wetting.cpp),
+/// its phases started from the case's initial densities: each component's largest and
+/// smallest over the whole box (the same on every rank, which all run the calibration).
+void Simulation::calibrate_wetting() {
+    const auto& comm = parallel::Comm::world();
+    const auto range = [&](const std::vector<double>& field, double constant) {
+        double lo = constant, hi = constant;
+        if (!field.empty()) {
+            lo = *std::min_element(field.begin(), field.end());
+            hi = *std::max_element(field.begin(), field.end());
+        }
+        return std::array<double, 2>{comm.min(lo), comm.max(hi)};
+    };
+    const auto a = range(initial_rho_, spec_.initial_density);
+    const auto b = range(initial_rho_b_, spec_.multiphase.density_b);
+    wetting_ = binary_wetting(engine_setup(spec_, &sub_), spec_.multiphase.contact_angle * std::numbers::pi / 180,
+                              a[1], a[0], b[1], b[0]);
 }
 
 void Simulation::shared_verdict(const std::function<void()>& phase) {
@@ -548,6 +569,7 @@ std::vector<double> Simulation::initial_order_parameter() const {
 
 void Simulation::allocate() {
     auto setup = engine_setup(spec_, &sub_);
+    if (wetting_) setup.adhesion = wetting_->adhesion;
     if (spec_.storage != StorageChoice::Dense) check_sparse_memory(setup);
     face_values_ = std::make_unique<FaceValues>(spec_, sub_);
     for (int f = 0; f < 6; ++f)

@@ -15,6 +15,7 @@
 #include "sim/face_values.hpp"
 #include "sim/monitors.hpp"
 #include "sim/sublattice_output.hpp"
+#include "sim/wetting.hpp"
 
 namespace barracuda::sim {
 
@@ -144,6 +145,10 @@ public:
     Simulation(const CaseSpec& spec, BackendChoice backend, const std::function<void()>& before_allocation = {});
     ~Simulation();
 
+    /// A two-component Shan-Chen case with a contact angle other than 90: the adhesion its
+    /// walls take and how it was found (sim::binary_wetting); null otherwise.
+    const BinaryWetting* wetting() const { return wetting_ ? &*wetting_ : nullptr; }
+
     /// Runs the case from the current time (0, or a restored checkpoint's) to
     /// run.steps, handing the fields to `sink` (may be null) at each output instant
     /// and at the end; a restored run does not write its first instant again. Throws
@@ -211,6 +216,7 @@ private:
     /// initial.density as an expression and/or with noise, at every cell of the local box
     /// (empty: uniform); computed with the checks, before the output directory and the
     /// engine, so that a bad value is refused before anything is written or allocated.
+    void calibrate_wetting();
     std::vector<double> initial_densities(bool component_b = false) const;
     std::vector<double> initial_order_parameter() const;
     /// The memory check of a sparse (or auto) case, with the tiles it stores (prepare()
@@ -227,6 +233,7 @@ private:
     std::unique_ptr<backend::Engine> engine_;
     std::vector<double> initial_rho_;  // initial_densities(), until allocate() places them
     std::vector<double> initial_rho_b_;  // ... of a binary case's component B, or its phi (free energy)
+    std::optional<BinaryWetting> wetting_;  // a two-component case's calibrated contact angle
     std::unique_ptr<FaceValues> face_values_;  // faces given by expressions
     Probes probes_;
     TimeAverage average_;

@@ -673,6 +673,12 @@ expect "binary with a moving wall" 3 "boundary.y_max.type" "moving_wall" "shan-c
     --set boundary.y_max.type=moving_wall --set 'boundary.y_max.velocity=[0.05, 0]'
 expect "binary with a wall density" 3 "multiphase.wall_density" 'model = "shan-chen"' -- "${BI[@]}" \
     --set multiphase.wall_density=1
+expect "binary contact angle of 0" 3 "multiphase.contact_angle = 0" "must be in (0, 180)" -- "${BI[@]}" \
+    --set multiphase.contact_angle=0
+expect "binary contact angle without two phases" 3 "multiphase.contact_angle" "do not separate at G = 0.5" -- \
+    "${BI[@]}" --set multiphase.contact_angle=60 --set multiphase.g=0.5
+sed 's/^model = "shan-chen-binary"/model = "shan-chen-binary"\ncontact_angle = 120/' binary.toml >binary_wet.toml
+expect_runs "two-component case with wetting walls" binary_wet.toml pvd
 expect "binary density_b not positive" 3 "initial.density_b" "must be a number > 0" -- "${BI[@]}" \
     --set 'initial.density_b="y - 8"'
 expect "binary collision not offered" 3 "multiphase.model" "shan-chen-binary" "not offered" -- "${BI[@]}" \
@@ -714,7 +720,7 @@ expect "free energy contact angle of 180" 3 "multiphase.contact_angle = 180" "mu
     --set multiphase.contact_angle=180
 sed 's/^model = "free-energy"/model = "free-energy"\ncontact_angle = 60/' fe.toml >fe_wet.toml
 expect_runs "free-energy case with wetting walls" fe_wet.toml pvd
-expect "contact angle with a Shan-Chen model" 3 "multiphase.contact_angle" 'belongs to model = "free-energy"' -- \
+expect "contact angle with one component" 3 "multiphase.contact_angle" "by wall_density" -- \
     "${MP[@]}" --set multiphase.contact_angle=60
 expect "free energy with a Shan-Chen key" 3 "multiphase.g" 'model = "free-energy" takes' -- "${FE[@]}" \
     --set multiphase.g=1

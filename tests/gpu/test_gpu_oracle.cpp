@@ -79,11 +79,13 @@ backend::EngineSetup setup_for(const Combo& c) {
         // populations' scale near 1e-2, which the tolerances assume (with B uniform, the
         // flow died down to a scale of 1.4e-3 by step 60 and fp32's round-off on the O(1)
         // densities came out at 4e-4 of it). G = 0.6 keeps the mixture stable (G rho
-        // below 2), so that no phase separation amplifies the round-off.
+        // below 2), so that no phase separation amplifies the round-off. Walls and obstacle
+        // wet (adhesion 0.05: the images and the obstacle's normal of kernel/binary.hpp).
         using boundary::FaceType;
         s.scalar = c.scalar;
         s.shan_chen.psi = physics::Pseudopotential::Linear;
         s.shan_chen.g = 0.6;
+        s.adhesion = 0.05;
         s.tau_b = 0.55;
         s.density_b = 0.3;
         s.forcing = physics::ForcingKind::Edm;
