@@ -24,6 +24,7 @@
 #include "backend/engine.hpp"
 #include "io/case_file.hpp"
 #include "sim/simulation.hpp"
+#include "sim/wetting.hpp"
 #include "lattice/lattice.hpp"
 #include "support.hpp"
 
@@ -193,6 +194,59 @@ TEST(ShanChen, FlatInterfaceIsTheSameOnD2Q9AndD3Q19) {
     EXPECT_GT(l64 / v64, 10.0) << "no phase separation";
     EXPECT_NEAR(l32 / l64, 1.0, 1e-5);
     EXPECT_NEAR(v32 / v64, 1.0, 1e-5);
+}
+
+/// A sessile liquid drop (G = -5, exponential psi, the exact difference method) on the
+/// bottom of a D2Q9 box 80 x 40 (x periodic, a free-slip top) whose walls present the
+/// mirror image's psi raised by the adhesion `w` found: from a half disc of radius 16 of
+/// liquid in vapour it relaxes to the cap of its contact angle, fitted as for the
+/// two-component model (sim::cap_angle on rho less the phases' mean). The bottom is the
+/// box's wall face, or a slab of obstacle nodes (rows 0-2).
+double sessile_drop_angle(const sim::Wetting& w, bool on_obstacle) {
+    const int nx = 80, ny = 40, slab = on_obstacle ? 3 : 0;
+    auto s = liquid_vapour_box(nx, ny, physics::ForcingKind::Edm);
+    test::set_faces(s, 1, boundary::FaceType::Wall, boundary::FaceType::FreeSlip);
+    s.adhesion = w.adhesion;
+    const double wall = slab - 0.5, middle = (w.phase_a[0] + w.phase_b[0]) / 2;
+    s.node_kind.assign(std::size_t(nx * ny), boundary::Fluid);
+    std::vector<double> rho0(std::size_t(nx * ny));
+    for (int y = 0; y < ny; ++y)
+        for (int x = 0; x < nx; ++x) {
+            const std::size_t c = std::size_t(y * nx + x);
+            if (y < slab) s.node_kind[c] = boundary::Solid;
+            rho0[c] = std::hypot(x + 0.5 - nx / 2.0, y - wall) < 16 ? w.phase_a[0] : w.phase_b[0];
+        }
+    double drift = 0;
+    const auto rho = settle(s, rho0, 5000, &drift);
+    EXPECT_LT(drift, 1e-12);  // walls and obstacles bounce back: the mass is kept
+    std::vector<double> phi(rho.size());
+    for (std::size_t c = 0; c < phi.size(); ++c) phi[c] = rho[c] - middle;
+    return sim::cap_angle(phi, nx, ny, slab + 3, wall);
+}
+
+// Issue 23 ("wetting by a solid pseudopotential, contact angle as a case key"): a sessile
+// drop's angle against the set value within 3 degrees for three angles, on a wall and on
+// an obstacle's face, the adhesion from sim::wetting_adhesion (a calibration drop of
+// R = 12 in 60 x 30 of the same model); these drops are larger and start from a half
+// disc. Measured: see the printout (at adhesion 0, a symmetry plane for the interaction but
+// not for the bounced populations, the drops take 88.9 degrees: 90 is calibrated too).
+TEST(ShanChen, SessileDropTakesTheContactAngle) {
+    const auto base = liquid_vapour_box(80, 40, physics::ForcingKind::Edm);
+    for (double degrees : {60.0, 90.0, 120.0}) {
+        const auto w = sim::wetting_adhesion(base, degrees * pi / 180, 1.9, 0.16);
+        if (degrees != 90.0) EXPECT_GT(w.adhesion * std::cos(degrees * pi / 180), 0.0) << "the liquid wets (adhesion > 0) below 90";
+        const double wall = sessile_drop_angle(w, false);
+        std::printf("  contact angle %5.1f: adhesion %+.5f (liquid %.4f, vapour %.4f; %d calibration drops, %lld "
+                    "steps, the last at %.2f); on the wall %.2f (%+.2f)\n",
+                    degrees, w.adhesion, w.phase_a[0], w.phase_b[0], w.drops, static_cast<long long>(w.steps),
+                    w.angle, wall, wall - degrees);
+        EXPECT_NEAR(wall, degrees, 3.0);
+        if (degrees == 60.0) {
+            const double obstacle = sessile_drop_angle(w, true);
+            std::printf("  on an obstacle's face: %.2f (%+.2f)\n", obstacle, obstacle - degrees);
+            EXPECT_NEAR(obstacle, degrees, 3.0);
+        }
+    }
 }
 
 // The psi field is recomputed from the populations at the start of every step, so the

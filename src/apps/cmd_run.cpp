@@ -167,14 +167,20 @@ int run_command(const RunOptions& options) {
                       << spec.size[0] << " x " << spec.size[1] << " x " << spec.size[2] << " cells, "
                       << spec.run.steps << " steps\n";
         if (lead && spec.units.si && !options.quiet) std::cerr << sim::conversion_table(spec);
-        if (const sim::BinaryWetting* w = simulation.wetting(); lead && w && !options.quiet) {
-            char line[400];
+        if (const sim::Wetting* w = simulation.wetting(); lead && w && !options.quiet) {
+            char line[400], phases[120];
+            if (spec.multiphase.binary)
+                std::snprintf(phases, sizeof phases, "phases rho_A/rho_B %.4f/%.4f and %.4f/%.4f", w->phase_a[0],
+                              w->phase_a[1], w->phase_b[0], w->phase_b[1]);
+            else
+                std::snprintf(phases, sizeof phases, "liquid %.4f, vapour %.4f", w->phase_a[0], w->phase_b[0]);
             std::snprintf(line, sizeof line,
-                          "barracuda: contact_angle %g: walls and obstacles add %.5f to psi_A and take it from psi_B "
-                          "(phases rho_A/rho_B %.4f/%.4f and %.4f/%.4f, interface tension %.5f; %d calibration "
-                          "drops of %lld steps in all, the last at %.2f degrees)\n",
-                          spec.multiphase.contact_angle, w->adhesion, w->phase_a[0], w->phase_a[1], w->phase_b[0],
-                          w->phase_b[1], w->gamma, w->drops, static_cast<long long>(w->steps), w->angle);
+                          "barracuda: contact_angle %g: walls and obstacles add %.5f to %s beyond the mirror image "
+                          "(%s, interface tension %.5f; %d calibration drops of %lld steps in all, the last at "
+                          "%.2f degrees)\n",
+                          spec.multiphase.contact_angle, w->adhesion,
+                          spec.multiphase.binary ? "psi_A and take it from psi_B" : "psi", phases, w->gamma, w->drops,
+                          static_cast<long long>(w->steps), w->angle);
             std::cerr << line;
         }
         if (lead && comm.size() > 1) {

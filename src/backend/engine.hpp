@@ -54,7 +54,8 @@ struct EngineSetup {
     lattice::CoupledKind scalar = lattice::CoupledKind::None;  // a coupled scalar's lattice (ScalarSetup), or shan-chen
     ScalarSetup thermal{};
     /// CoupledKind::ShanChen: the interaction (physics/shan_chen.hpp) and the wetting of
-    /// walls and obstacles by the pseudopotential of wall_density (< 0: neutral walls).
+    /// walls and obstacles by the pseudopotential of wall_density (< 0: the mirror image's
+    /// psi raised by `adhesion`, below).
     physics::ShanChenParameters shan_chen{};
     double wall_density = -1;
     /// CoupledKind::ShanChenBinary (kernel/binary.hpp): component B's relaxation time (A's
@@ -62,7 +63,8 @@ struct EngineSetup {
     double tau_b = 0.6;
     double density_b = 1;
     /// ... and the wetting of its walls and obstacles: what they add to psi_A and take
-    /// from psi_B beyond the mirror image (sim::binary_wetting; 0: a symmetry plane).
+    /// from psi_B beyond the mirror image (one component: add to psi, where wall_density
+    /// is not given; sim::wetting_adhesion; 0: a symmetry plane).
     double adhesion = 0;
     /// CoupledKind::FreeEnergy (kernel/free_energy.hpp): the free energy's constants, the
     /// order parameter's relaxation time, its initial value where Engine::initialize_scalar

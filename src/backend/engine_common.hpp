@@ -154,6 +154,7 @@ Part make_pseudopotential_part(const EngineSetup& s, T* psi) {
     p.parameters = s.shan_chen;
     const double cs2 = lattice::visit(s.lattice, [](auto l) { return decltype(l)::cs2; });
     p.psi_wall = s.wall_density < 0 ? T(-1) : T(physics::pseudopotential(s.shan_chen, s.wall_density, cs2));
+    p.adhesion = T(s.adhesion);
     return p;
 }
 

@@ -961,9 +961,12 @@ void read_multiphase(const Section& m, const Section& init, sim::CaseSpec& spec)
         return;
     }
     if (m.has("viscosity_b")) m.fail("viscosity_b", "this key belongs to model = \"shan-chen-binary\"");
-    if (m.has("contact_angle"))
-        m.fail("contact_angle", "model = \"shan-chen\" sets its walls' wetting by wall_density (the density whose "
-                                "pseudopotential they present); contact_angle belongs to the binary models");
+    // Walls and obstacles neutral by default (90 degrees: the mirror image, no adhesion), or
+    // wetting by a contact angle (an adhesion calibrated at start) or a wall density.
+    mp.contact_angle = m.number("contact_angle").value_or(mp.contact_angle);
+    if (m.has("contact_angle") && m.has("wall_density"))
+        m.fail("contact_angle", "give the walls' wetting once: a contact angle, or wall_density (the density whose "
+                                "pseudopotential they present), not both");
     if (init.has("density_b")) init.fail("density_b", "initial.density_b belongs to model = \"shan-chen-binary\"");
     p.psi = read_choice(m, "pseudopotential", std::array<std::string_view, 2>{"exponential", "carnahan-starling"},
                         std::array{physics::Pseudopotential::Exponential, physics::Pseudopotential::CarnahanStarling})

@@ -13,12 +13,13 @@
 // Links that do not stream: walls and obstacles bounce back both components and
 // present the mirror image's psi (the node beside x - c_i along the wall, as the
 // free energy's wetting boundary does, kernel/free_energy.hpp), A's raised and B's
-// lowered by the adhesion (wetting: > 0 draws A to the wall; 0 is a symmetry plane,
-// a contact angle of 90 degrees exactly); free-slip faces mirror both and present
-// the mirror image's psi without adhesion. The adhesion of a contact angle comes
-// from Young's law with the wall tensions of relaxed columns (sim/wetting.cpp). Open faces and moving walls are refused for
-// this model (sim/case_check.cpp): what a face would prescribe for each component
-// is not defined by one velocity or density. Every boundary cell takes this
+// lowered by the adhesion (wetting: > 0 draws A to the wall; 0 is a symmetry plane
+// for the interaction, not for the bounced populations: 90.2 degrees); free-slip
+// faces mirror both and present the mirror image's psi without adhesion. The
+// adhesion of a contact angle is found by calibration drops of the case's model
+// (sim/wetting.cpp). Open faces and moving walls are refused for this model
+// (sim/case_check.cpp): what a face would prescribe for each component is not
+// defined by one velocity or density. Every boundary cell takes this
 // general path (no records).
 #pragma once
 #include <cstdint>

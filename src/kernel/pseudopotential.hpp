@@ -13,7 +13,11 @@
 // split kernels faster than one). Across the box's faces and into obstacles:
 //  - walls and obstacles: psi_wall, the pseudopotential of the case's wall
 //    density (wetting: a wall of liquid density attracts the liquid); without
-//    one, psi(x) itself (a neutral wall: the fluid sees its own continuation);
+//    one, the mirror image's psi (the node beside x - c_i along the wall; across
+//    an obstacle, the image across the largest component of the normal its solid
+//    links estimate) raised by the adhesion: > 0 draws the liquid (G < 0); 0 is
+//    a symmetry plane for the interaction (not for the bounced populations: 88.9
+//    degrees); the adhesion of a contact angle is found by sim/wetting.cpp;
 //  - free-slip faces (symmetry planes): the mirror image's psi, that of the node
 //    beside x along the plane (x itself for the normal link);
 //  - open faces (velocity, pressure, outflow): psi(x) itself (zero gradient);
@@ -87,7 +91,8 @@ struct PseudopotentialPart {
     static constexpr int Q = 1;                // array sizes in code that `if constexpr` removes
 
     T* psi = nullptr;  // per cell: the macro-field pass writes it, the stream-collide pass reads it
-    T psi_wall = T(-1);  // < 0: a neutral wall (psi(x) itself)
+    T psi_wall = T(-1);  // < 0: walls present the mirror image's psi + adhesion
+    T adhesion = T(0);
     physics::ShanChenParameters parameters{};
 
     /// Pass 1 at one cell: psi of the density the coming step's gather gives. A
@@ -124,18 +129,39 @@ struct PseudopotentialPart {
                                      const std::uint8_t* node_class, index_t cell, const int (&pos)[3],
                                      const T (&base)[3], T (&force)[3]) const {
         const T own = psi[cell];
-        const T wall = psi_wall < T(0) ? own : psi_wall;
-        T sum[3] = {T(0), T(0), T(0)};
+        const bool imaged = psi_wall < T(0);
+        T sum[3] = {T(0), T(0), T(0)}, normal[3] = {T(0), T(0), T(0)};
+        bool solid[L::Q];
+        bool any_solid = false;
         BARRACUDA_UNROLL
         for (int i = 0; i < L::Q; ++i) {
             const LinkSource link = link_source<L>(layout, faces, node_class, pos, i);
-            T p = link.kind == LinkKind::Streamed ? psi[link.from] : link.kind == LinkKind::Open ? own : wall;
-            if (link.kind == LinkKind::Wall && faces.type[link.wall] == boundary::FaceType::FreeSlip) {
+            solid[i] = link.kind == LinkKind::SolidNode;
+            if (solid[i]) {
+                add_link_term<L>(i, T(1), normal);
+                any_solid = true;
+                if (!imaged) add(i, psi_wall, sum);
+                continue;
+            }
+            T p = link.kind == LinkKind::Streamed ? psi[link.from] : own;  // open links: zero gradient
+            if (link.kind == LinkKind::Wall) {
                 // A symmetry plane half a spacing out: the mirror image of x - c_i is x - c_j,
-                // c_j = c_i without its normal component (x itself for a normal link).
-                p = psi[mirror_source<L>(layout, faces, node_class, pos, cell, i, boundary::Parameters::axis(link.wall))];
+                // c_j = c_i without its normal component (x itself for a normal link). A wall
+                // that is not free-slip adds the adhesion, or presents psi_wall.
+                const bool free_slip = faces.type[link.wall] == boundary::FaceType::FreeSlip;
+                if (free_slip || imaged)
+                    p = psi[mirror_source<L>(layout, faces, node_class, pos, cell, i, boundary::Parameters::axis(link.wall))] +
+                        (free_slip ? T(0) : adhesion);
+                else
+                    p = psi_wall;
             }
             add(i, p, sum);
+        }
+        if (any_solid && imaged) {
+            const int axis = dominant_axis<L>(normal);
+            BARRACUDA_UNROLL
+            for (int i = 0; i < L::Q; ++i)
+                if (solid[i]) add(i, psi[mirror_source<L>(layout, faces, node_class, pos, cell, i, axis)] + adhesion, sum);
         }
         finish(own, base, sum, force);
     }

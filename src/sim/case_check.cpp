@@ -478,6 +478,9 @@ void check_multiphase(const CaseSpec& spec) {
         check_binary(spec);
         return;
     }
+    if (!(m.contact_angle > 0 && m.contact_angle < 180))
+        fail("multiphase.contact_angle = " + value_text(m.contact_angle) +
+             ": must be in (0, 180) degrees (measured in the liquid; 90 is a neutral wall)");
     if (!(m.wall_density < 0 || std::isfinite(m.wall_density)))
         fail("multiphase.wall_density = " + value_text(m.wall_density) + ": must be a finite number >= 0");
     if (p.psi == physics::Pseudopotential::Exponential) {

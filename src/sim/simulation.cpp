@@ -396,7 +396,7 @@ Simulation::Simulation(const CaseSpec& spec, BackendChoice backend, const std::f
         initial_rho_ = initial_densities();
         if (spec_.multiphase.free_energy) initial_rho_b_ = initial_order_parameter();
         else if (spec_.multiphase.binary) initial_rho_b_ = initial_densities(true);
-        if (spec_.multiphase.binary && !spec_.multiphase.free_energy && spec_.multiphase.contact_angle != 90)
+        if (spec_.multiphase.enabled && !spec_.multiphase.free_energy && spec_.multiphase.contact_angle != 90)
             calibrate_wetting();
         // Obstacles that fill the box leave nothing to simulate (issue 21: such a run went
         // on and reported "mean over the fluid 0"). A ghost node is another rank's owned
@@ -418,9 +418,10 @@ Simulation::Simulation(const CaseSpec& spec, BackendChoice backend, const std::f
     shared_verdict([&] { allocate(); });
 }
 
-/// The two-component model's wall adhesion for the case's contact angle (sim/wetting.cpp),
-/// its phases started from the case's initial densities: each component's largest and
+/// The Shan-Chen models' wall adhesion for the case's contact angle (sim/wetting.cpp), the
+/// phases started from the case's initial densities: each component's largest and
 /// smallest over the whole box (the same on every rank, which all run the calibration).
+/// One component: the liquid from the largest density, the vapour from the smallest.
 void Simulation::calibrate_wetting() {
     const auto& comm = parallel::Comm::world();
     const auto range = [&](const std::vector<double>& field, double constant) {
@@ -433,8 +434,8 @@ void Simulation::calibrate_wetting() {
     };
     const auto a = range(initial_rho_, spec_.initial_density);
     const auto b = range(initial_rho_b_, spec_.multiphase.density_b);
-    wetting_ = binary_wetting(engine_setup(spec_, &sub_), spec_.multiphase.contact_angle * std::numbers::pi / 180,
-                              a[1], a[0], b[1], b[0]);
+    wetting_ = wetting_adhesion(engine_setup(spec_, &sub_), spec_.multiphase.contact_angle * std::numbers::pi / 180,
+                                a[1], a[0], b[1], b[0]);
 }
 
 void Simulation::shared_verdict(const std::function<void()>& phase) {

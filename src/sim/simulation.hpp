@@ -145,9 +145,9 @@ public:
     Simulation(const CaseSpec& spec, BackendChoice backend, const std::function<void()>& before_allocation = {});
     ~Simulation();
 
-    /// A two-component Shan-Chen case with a contact angle other than 90: the adhesion its
-    /// walls take and how it was found (sim::binary_wetting); null otherwise.
-    const BinaryWetting* wetting() const { return wetting_ ? &*wetting_ : nullptr; }
+    /// A Shan-Chen case with a contact angle other than 90: the adhesion its walls take and
+    /// how it was found (sim::wetting_adhesion); null otherwise.
+    const Wetting* wetting() const { return wetting_ ? &*wetting_ : nullptr; }
 
     /// Runs the case from the current time (0, or a restored checkpoint's) to
     /// run.steps, handing the fields to `sink` (may be null) at each output instant
@@ -233,7 +233,7 @@ private:
     std::unique_ptr<backend::Engine> engine_;
     std::vector<double> initial_rho_;  // initial_densities(), until allocate() places them
     std::vector<double> initial_rho_b_;  // ... of a binary case's component B, or its phi (free energy)
-    std::optional<BinaryWetting> wetting_;  // a two-component case's calibrated contact angle
+    std::optional<Wetting> wetting_;  // a Shan-Chen case's calibrated contact angle
     std::unique_ptr<FaceValues> face_values_;  // faces given by expressions
     Probes probes_;
     TimeAverage average_;

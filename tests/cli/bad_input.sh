@@ -720,8 +720,13 @@ expect "free energy contact angle of 180" 3 "multiphase.contact_angle = 180" "mu
     --set multiphase.contact_angle=180
 sed 's/^model = "free-energy"/model = "free-energy"\ncontact_angle = 60/' fe.toml >fe_wet.toml
 expect_runs "free-energy case with wetting walls" fe_wet.toml pvd
-expect "contact angle with one component" 3 "multiphase.contact_angle" "by wall_density" -- \
-    "${MP[@]}" --set multiphase.contact_angle=60
+expect "contact angle and wall density" 3 "multiphase.contact_angle" "not both" -- \
+    "${MP[@]}" --set multiphase.contact_angle=60 --set multiphase.wall_density=1
+expect "one component's contact angle of 180" 3 "multiphase.contact_angle = 180" "must be in (0, 180)" -- \
+    "${MP[@]}" --set multiphase.contact_angle=180
+sed 's/^model = "shan-chen"$/model = "shan-chen"\ncontact_angle = 60/' drop.toml >drop_wet.toml
+grep -q '^contact_angle = 60' drop_wet.toml || fail "drop_wet.toml: the sed did not add the contact angle"
+expect_runs "one-component case with wetting walls" drop_wet.toml pvd
 expect "free energy with a Shan-Chen key" 3 "multiphase.g" 'model = "free-energy" takes' -- "${FE[@]}" \
     --set multiphase.g=1
 expect "free energy with an open face" 3 "boundary.x_max.type" "free-energy" "walls, free-slip or periodic" -- \

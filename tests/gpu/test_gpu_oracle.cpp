@@ -68,10 +68,14 @@ backend::EngineSetup setup_for(const Combo& c) {
     s.storage = c.storage;
     if (c.scalar == lattice::CoupledKind::ShanChen) {
         // The interaction at G = -3 (above the critical -4: strong forces, no phase
-        // separation within the steps compared) with wetting walls and obstacle.
+        // separation within the steps compared) with wetting walls and obstacle: by a wall
+        // density, or (the bounce-back and regularized open faces) by the mirror image and
+        // an adhesion (kernel/pseudopotential.hpp).
         s.scalar = c.scalar;
         s.shan_chen.g = -3.0;
-        s.wall_density = 0.7;
+        const bool imaged = c.method == boundary::Method::BounceBack || c.method == boundary::Method::Regularized;
+        s.wall_density = imaged ? -1.0 : 0.7;
+        s.adhesion = imaged ? 0.05 : 0.0;
     } else if (c.scalar == lattice::CoupledKind::ShanChenBinary) {
         // Two components with the faces the model offers (walls, free slip; no open or
         // moving faces: sim/case_check.cpp), the obstacle and the body force; B's density
