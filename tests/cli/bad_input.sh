@@ -673,8 +673,8 @@ expect "binary with a moving wall" 3 "boundary.y_max.type" "moving_wall" "shan-c
     --set boundary.y_max.type=moving_wall --set 'boundary.y_max.velocity=[0.05, 0]'
 expect "binary with a wall density" 3 "multiphase.wall_density" 'model = "shan-chen"' -- "${BI[@]}" \
     --set multiphase.wall_density=1
-expect "binary contact angle of 0" 3 "multiphase.contact_angle = 0" "must be in (0, 180)" -- "${BI[@]}" \
-    --set multiphase.contact_angle=0
+expect "binary contact angle of 30" 3 "multiphase.contact_angle = 30" "50 to 130 degrees" -- "${BI[@]}" \
+    --set multiphase.contact_angle=30
 expect "binary contact angle without two phases" 3 "multiphase.contact_angle" "do not separate at G = 0.5" -- \
     "${BI[@]}" --set multiphase.contact_angle=60 --set multiphase.g=0.5
 sed 's/^model = "shan-chen-binary"/model = "shan-chen-binary"\ncontact_angle = 120/' binary.toml >binary_wet.toml
@@ -722,8 +722,8 @@ sed 's/^model = "free-energy"/model = "free-energy"\ncontact_angle = 60/' fe.tom
 expect_runs "free-energy case with wetting walls" fe_wet.toml pvd
 expect "contact angle and wall density" 3 "multiphase.contact_angle" "not both" -- \
     "${MP[@]}" --set multiphase.contact_angle=60 --set multiphase.wall_density=1
-expect "one component's contact angle of 180" 3 "multiphase.contact_angle = 180" "must be in (0, 180)" -- \
-    "${MP[@]}" --set multiphase.contact_angle=180
+expect "one component's contact angle of 140" 3 "multiphase.contact_angle = 140" "50 to 130 degrees" -- \
+    "${MP[@]}" --set multiphase.contact_angle=140
 sed 's/^model = "shan-chen"$/model = "shan-chen"\ncontact_angle = 60/' drop.toml >drop_wet.toml
 grep -q '^contact_angle = 60' drop_wet.toml || fail "drop_wet.toml: the sed did not add the contact angle"
 expect_runs "one-component case with wetting walls" drop_wet.toml pvd
