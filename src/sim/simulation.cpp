@@ -205,9 +205,7 @@ storage::Storage storage_of(const CaseSpec& spec, const backend::EngineSetup& s,
 }
 }  // namespace
 
-backend::EngineSetup engine_setup(const CaseSpec& spec, const parallel::Subdomain* sub) {
-    const auto whole = parallel::Subdomain::whole(spec.size, spec.periodic);
-    if (!sub) sub = &whole;
+backend::EngineSetup model_setup(const CaseSpec& spec) {
     backend::EngineSetup s;
     s.lattice = spec.model.lattice;
     s.collision = spec.model.collision;
@@ -215,6 +213,31 @@ backend::EngineSetup engine_setup(const CaseSpec& spec, const parallel::Subdomai
     s.forcing = spec.model.forcing;
     s.precision = spec.model.precision;
     s.pattern = spec.model.streaming;
+    if (spec.multiphase.enabled) {
+        s.scalar = spec.multiphase.kind();
+        s.shan_chen = spec.multiphase.shan_chen;
+        s.wall_density = spec.multiphase.wall_density;
+        s.tau_b = 3 * spec.multiphase.viscosity_b + 0.5;
+        s.density_b = spec.multiphase.density_b_expression.empty() ? spec.multiphase.density_b : 1.0;
+        s.free_energy = spec.multiphase.free_energy_parameters;
+        s.tau_phi = spec.multiphase.tau_phi;
+        s.wetting = physics::wetting_potential(spec.multiphase.free_energy_parameters,
+                                               spec.multiphase.contact_angle * std::numbers::pi / 180);
+        s.phi = spec.multiphase.phi_expression.empty() ? spec.multiphase.phi : 1.0;
+    }
+    s.tau = spec.model.tau;
+    s.trt_magic = spec.model.trt_magic;
+    s.smagorinsky = spec.model.smagorinsky;
+    const MrtRates mrt = mrt_rates(spec.model);
+    s.mrt = {1.0 / spec.model.tau, mrt.s_e, mrt.s_eps, mrt.s_q, mrt.s_pi, mrt.s_m};
+    for (int a = 0; a < 3; ++a) s.force[a] = spec.body_force[a];
+    return s;
+}
+
+backend::EngineSetup engine_setup(const CaseSpec& spec, const parallel::Subdomain* sub) {
+    const auto whole = parallel::Subdomain::whole(spec.size, spec.periodic);
+    if (!sub) sub = &whole;
+    backend::EngineSetup s = model_setup(spec);
     s.grid = local_grid(spec, *sub);
     for (int f = 0; f < 6; ++f) {
         // A side facing a neighbour rank has no boundary: its ghost layer is streamed from.
@@ -303,27 +326,10 @@ backend::EngineSetup engine_setup(const CaseSpec& spec, const parallel::Subdomai
         const auto faces = scalar_faces(spec);  // its obstacle rows were filled above, by number
         for (int f = 0; f < 6; ++f) s.thermal.faces.face[f] = faces.face[f];
     }
-    if (spec.multiphase.enabled) {
-        s.scalar = spec.multiphase.kind();
-        s.shan_chen = spec.multiphase.shan_chen;
-        s.wall_density = spec.multiphase.wall_density;
-        s.tau_b = 3 * spec.multiphase.viscosity_b + 0.5;
-        s.density_b = spec.multiphase.density_b_expression.empty() ? spec.multiphase.density_b : 1.0;
-        s.free_energy = spec.multiphase.free_energy_parameters;
-        s.tau_phi = spec.multiphase.tau_phi;
-        s.wetting = physics::wetting_potential(spec.multiphase.free_energy_parameters,
-                                               spec.multiphase.contact_angle * std::numbers::pi / 180);
-        s.phi = spec.multiphase.phi_expression.empty() ? spec.multiphase.phi : 1.0;
-    }
-    // After the coupled part is set: "auto" asks the table whether sparse is offered for
-    // the whole configuration (a thermal or Shan-Chen row may lack it).
+    // After the coupled part is set (the multiphase models' in model_setup): "auto" asks the
+    // table whether sparse is offered for the whole configuration (a thermal or Shan-Chen
+    // row may lack it).
     s.storage = storage_of(spec, s, sub->decomposed());
-    s.tau = spec.model.tau;
-    s.trt_magic = spec.model.trt_magic;
-    s.smagorinsky = spec.model.smagorinsky;
-    const MrtRates mrt = mrt_rates(spec.model);
-    s.mrt = {1.0 / spec.model.tau, mrt.s_e, mrt.s_eps, mrt.s_q, mrt.s_pi, mrt.s_m};
-    for (int a = 0; a < 3; ++a) s.force[a] = spec.body_force[a];
     return s;
 }
 
@@ -434,7 +440,8 @@ void Simulation::calibrate_wetting() {
     };
     const auto a = range(initial_rho_, spec_.initial_density);
     const auto b = range(initial_rho_b_, spec_.multiphase.density_b);
-    wetting_ = wetting_adhesion(engine_setup(spec_, &sub_), spec_.multiphase.contact_angle * std::numbers::pi / 180,
+    // The model alone (model_setup): the calibration runs its own boxes, not the case's geometry.
+    wetting_ = wetting_adhesion(model_setup(spec_), spec_.multiphase.contact_angle * std::numbers::pi / 180,
                                 a[1], a[0], b[1], b[0]);
 }
 

@@ -114,6 +114,10 @@ std::vector<std::uint8_t> output_node_kinds(const CaseSpec& spec, const parallel
 /// The backend-facing description of a case (with the force link lists of
 /// sim/force_links.hpp) for a subdomain (default: the whole box, one rank).
 backend::EngineSetup engine_setup(const CaseSpec& spec, const parallel::Subdomain* sub = nullptr);
+/// The model's part of engine_setup: lattice, collision, equilibrium, forcing, precision,
+/// pattern, relaxation and MRT rates, body force and the multiphase models' constants;
+/// no grid, faces or geometry (sim::wetting_adhesion's calibration boxes add their own).
+backend::EngineSetup model_setup(const CaseSpec& spec);
 /// theta = T - T_0 at every node of face `face` of the subdomain's local box where the
 /// face's temperature is an expression (boundary::ScalarFaces::values order); empty:
 /// none. Throws CaseError where the value is NaN/Inf.

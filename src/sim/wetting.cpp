@@ -111,8 +111,8 @@ double flat_tension(const backend::EngineSetup& s, const std::vector<double>& a,
         return binary(s) ? cs2 * (a[r] + b[r]) + 0.5 * p.g * (pa[r] * around(pb, y) + pb[r] * around(pa, y))
                          : cs2 * a[r] + 0.5 * p.g * pa[r] * around(pa, y);
     };
-    const double p_bulk = binary(s) ? cs2 * (a[0] + b[0]) + p.g * cs2 * pa[0] * pb[0]
-                                    : cs2 * a[0] + p.g * cs2 * pa[0] * pa[0] / 2;
+    const double p_bulk = binary(s) ? physics::binary_pressure(p, a[0], b[0], cs2)
+                                    : physics::shan_chen_pressure(p, a[0], cs2);
     double sum = 0;
     for (int y = 0; y < n; ++y) sum += p_bulk - transverse(y);
     return sum / 2;
