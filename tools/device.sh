@@ -14,8 +14,10 @@
 #             docs/performance.md (bench_*.json, summarised)
 #   validate  `barracuda validate --full --backend cuda` for the cases after `--`
 #             (report.md, report.json, validation.tar.gz with the plots)
-#   scaling   two GPUs (nvidia-h200-x2): MPI decomposition tests, a 2-rank GPU run
-#             against 1 rank bit for bit, weak and strong scaling (SCALING_SIZE, 512)
+#   scaling   two GPUs (nvidia-h200-x2): MPI decomposition tests (CPU backend on 1/2/4
+#             ranks, and on the GPUs one rank each), 2-rank GPU runs against 1 rank bit
+#             for bit (a sphere's forces; a sparse sphere pack's permeability and probes),
+#             weak and strong scaling (SCALING_SIZE, 512)
 #   multiphase  two GPUs: the multiphase models' decomposition tests (CPU backend, 1/2
 #             ranks) and their cases on 1 and 2 GPUs, multiphase.csv compared bit for bit
 #   perf      the compiler's register and spill report of the stream-collide
@@ -188,6 +190,19 @@ if has scaling; then
     OMP_NUM_THREADS=4 mpirun -np $n --oversubscribe build-device/tests/barracuda_mpi_tests --gtest_color=no > "$out/mpi_tests_$n.txt" 2>&1
     echo "  $n ranks: $(grep -E '^\[  (PASSED|FAILED)' "$out/mpi_tests_$n.txt" | tr '\n' ' ')"
   done
+  gpus=$(nvidia-smi -L | wc -l)
+  echo "== MPI decomposition tests on the GPUs ($gpus ranks, one GPU each; rank 0's whole box on its GPU)"
+  BARRACUDA_TEST_BACKEND=cuda timeout 300 mpirun -np "$gpus" build-device/tests/barracuda_mpi_tests --gtest_color=no > "$out/mpi_tests_gpu.txt" 2>&1
+  echo "  $gpus GPUs: $(grep -E '^\[  (PASSED|FAILED)' "$out/mpi_tests_gpu.txt" | tr '\n' ' ')"
+  echo "== 2 GPUs against 1 GPU, sparse storage (sphere pack, permeability and probes)"
+  sparse=(--set run.steps=600 --set output.interval=200 --set 'output.formats=["vti"]' --set run.steady_tolerance=0
+          --set 'probes.points=[[10, 20, 30], [64, 64, 100], [100, 40, 70]]' --set probes.interval=50 -q)
+  (cd /tmp && $bin run "$OLDPWD/cases/sphere_pack.toml" "${sparse[@]}" --backend cuda --out /tmp/sparse1) > "$out/sparse1.txt" 2>&1
+  (cd /tmp && timeout 300 mpirun -np 2 $bin run "$OLDPWD/cases/sphere_pack.toml" "${sparse[@]}" --backend cuda --out /tmp/sparse2) > "$out/sparse2.txt" 2>&1
+  for f in permeability.csv probes.csv; do
+    if cmp -s /tmp/sparse1/$f /tmp/sparse2/$f; then echo "  $f identical"; else echo "  $f DIFFER"; fi
+  done
+  cp /tmp/sparse1/permeability.csv "$out/sparse1_permeability.csv" 2>/dev/null
   echo "== 2 GPUs against 1 GPU, bit for bit (sphere in a periodic channel, forces)"
   common=(--set model.collision=trt --set run.steps=600 --set output.interval=300 --set 'forces.obstacles=["sphere"]'
           --set forces.reference_velocity=0.05 --set forces.reference_area=113.1 --set forces.interval=100

@@ -7,14 +7,19 @@
 // Tolerance: none. Each cell's update reads the same values in the same order
 // whatever the decomposition, and forces are order-independent integer sums
 // (kernel/fixed_sum.hpp), so any difference is a bug.
+// BARRACUDA_TEST_BACKEND=cuda runs every engine on the GPUs instead (rank k on the
+// node's GPU k, its halos by CUDA IPC; rank 0's whole box on its GPU too):
+// tools/device.sh scaling, one rank per GPU.
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdlib>
 #include <cstring>
 #include <functional>
 #include <string>
 #include <vector>
 
+#include "backend/device_info.hpp"
 #include "backend/engine.hpp"
 #include "io/case_file.hpp"
 #include "parallel/comm.hpp"
@@ -25,6 +30,15 @@
 namespace {
 
 using namespace barracuda;
+
+bool on_gpus() {
+    const char* b = std::getenv("BARRACUDA_TEST_BACKEND");
+    return b && std::string(b) == "cuda";
+}
+
+std::unique_ptr<backend::Engine> make_engine(const backend::EngineSetup& setup) {
+    return on_gpus() ? backend::make_cuda_engine(setup) : backend::make_cpu_engine(setup);
+}
 
 struct Outcome {
     std::vector<double> rho, u;  // whole box, x-fastest (rank 0)
@@ -114,7 +128,7 @@ void place(backend::Engine& e, const parallel::Subdomain& sub, const Fields& f) 
 }
 
 Outcome run(const sim::CaseSpec& spec, const parallel::Subdomain& sub, int steps, const Fields* init) {
-    auto e = backend::make_cpu_engine(sim::engine_setup(spec, &sub));
+    auto e = make_engine(sim::engine_setup(spec, &sub));
     if (init) place(*e, sub, *init);
     else e->initialize_uniform(spec.initial_density, spec.initial_velocity);
     e->step(steps);
@@ -128,7 +142,7 @@ Outcome run(const sim::CaseSpec& spec, const parallel::Subdomain& sub, int steps
 }
 
 Outcome run_alone(const sim::CaseSpec& spec, int steps, const Fields* init) {
-    auto e = backend::make_cpu_engine(sim::engine_setup(spec));
+    auto e = make_engine(sim::engine_setup(spec));
     if (init) place(*e, parallel::Subdomain::whole(spec.size, spec.periodic), *init);
     else e->initialize_uniform(spec.initial_density, spec.initial_velocity);
     e->step(steps);
@@ -481,6 +495,7 @@ density = 1.0
 
 int main(int argc, char** argv) {
     barracuda::parallel::Comm::init(argc, argv);
+    if (on_gpus()) barracuda::backend::use_cuda_device(barracuda::parallel::Comm::world().local_rank());
     ::testing::InitGoogleTest(&argc, argv);
     if (barracuda::parallel::Comm::world().rank() != 0) {  // one report, from rank 0
         auto& listeners = ::testing::UnitTest::GetInstance()->listeners();

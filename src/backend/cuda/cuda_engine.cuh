@@ -821,10 +821,12 @@ private:
         std::vector<storage::index_t> send, recv;
         for (const auto& m : setup_.halo.messages) {
             message_at_.push_back(send.size());
+            recv_message_at_.push_back(recv.size());
             send.insert(send.end(), m.send.begin(), m.send.end());
             recv.insert(recv.end(), m.recv.begin(), m.recv.end());
         }
         message_at_.push_back(send.size());
+        recv_message_at_.push_back(recv.size());
         send_at_ = DeviceArray<storage::index_t>(send.size());
         recv_at_ = DeviceArray<storage::index_t>(recv.size());
         check(cudaMemcpy(send_at_.get(), send.data(), send.size() * sizeof(send[0]), cudaMemcpyHostToDevice), "copy halo");
@@ -852,14 +854,15 @@ private:
             int count;
             struct {
                 int peer, tag;
-                long long offset;
+                long long offset, count;  // where the message lands in the receive buffer, its values
             } m[26];
         } mine{};
         for (int p = 0; p < 2; ++p) check(cudaIpcGetMemHandle(&mine.handle[p], recv_ipc_[p].get()), "cudaIpcGetMemHandle");
         const auto& msgs = setup_.halo.messages;
         mine.count = int(msgs.size());
         for (std::size_t m = 0; m < msgs.size(); ++m)
-            mine.m[m] = {msgs[m].peer, msgs[m].recv_tag, static_cast<long long>(message_at_[m])};
+            mine.m[m] = {msgs[m].peer, msgs[m].recv_tag, static_cast<long long>(recv_message_at_[m]),
+                         static_cast<long long>(msgs[m].recv.size())};
         const auto all = comm.all_gather(&mine, sizeof mine);
         for (std::size_t m = 0; m < msgs.size(); ++m) {
             Record theirs;
@@ -872,10 +875,18 @@ private:
                           "cudaIpcOpenMemHandle");
                     base[std::size_t(p)] = static_cast<S*>(ptr);
                 }
-            long long offset = -1;
+            long long offset = -1, count = -1;
             for (int k = 0; k < theirs.count; ++k)
-                if (theirs.m[k].peer == comm.rank() && theirs.m[k].tag == msgs[m].send_tag) offset = theirs.m[k].offset;
+                if (theirs.m[k].peer == comm.rank() && theirs.m[k].tag == msgs[m].send_tag)
+                    offset = theirs.m[k].offset, count = theirs.m[k].count;
             if (offset < 0) throw ResourceError("halo exchange: rank " + std::to_string(msgs[m].peer) + " expects no message from rank " + std::to_string(comm.rank()));
+            // Sparse storage leaves solid nodes out of both ends' lists (backend/tiled_engine.cpp),
+            // so a message's two ends must still agree on its length; the same holds over MPI,
+            // whose receive would otherwise be cut short or truncated.
+            if (count != static_cast<long long>(msgs[m].send.size()))
+                throw std::logic_error("halo exchange: rank " + std::to_string(msgs[m].peer) + " expects " +
+                                       std::to_string(count) + " values from rank " + std::to_string(comm.rank()) +
+                                       ", which sends " + std::to_string(msgs[m].send.size()));
             ipc_remote_.push_back({base[0] + offset, base[1] + offset});
         }
     }
@@ -886,10 +897,12 @@ private:
         std::vector<storage::index_t> send, recv;
         for (const auto& m : setup_.field_halo.messages) {
             field_message_at_.push_back(send.size());
+            field_recv_message_at_.push_back(recv.size());
             send.insert(send.end(), m.send.begin(), m.send.end());
             recv.insert(recv.end(), m.recv.begin(), m.recv.end());
         }
         field_message_at_.push_back(send.size());
+        field_recv_message_at_.push_back(recv.size());
         field_send_at_ = upload(send, "copy field halo");
         field_recv_at_ = upload(recv, "copy field halo");
         field_buf_ = DeviceArray<T>(std::max(send.size(), recv.size()));
@@ -911,9 +924,10 @@ private:
         std::vector<parallel::Transfer> r, s;
         const auto& msgs = setup_.field_halo.messages;
         for (std::size_t m = 0; m < msgs.size(); ++m) {
-            const std::size_t at = field_message_at_[m];
-            r.push_back({field_host_recv_.data() + at, msgs[m].recv.size() * sizeof(T), msgs[m].peer, msgs[m].recv_tag});
-            s.push_back({field_host_send_.data() + at, msgs[m].send.size() * sizeof(T), msgs[m].peer, msgs[m].send_tag});
+            r.push_back({field_host_recv_.data() + field_recv_message_at_[m], msgs[m].recv.size() * sizeof(T), msgs[m].peer,
+                         msgs[m].recv_tag});
+            s.push_back({field_host_send_.data() + field_message_at_[m], msgs[m].send.size() * sizeof(T), msgs[m].peer,
+                         msgs[m].send_tag});
         }
         parallel::Comm::world().start(r, s);
         parallel::Comm::world().wait();
@@ -929,11 +943,14 @@ private:
     /// Packs copy f, exchanges, unpacks into f's ghosts; on stream_, returning after the unpack.
     void pack_send(const S* f, const S* g) {
         const auto n = storage::index_t(send_at_.size());
-        pack_kernel<<<blocks_for(n), block_size, 0, stream_>>>(f, g, setup_.halo.split, send_at_.get(), send_buf_.get(), n);
+        // A sparse box's message may hold no value (all solid); a launch of no block fails.
+        if (n > 0)
+            pack_kernel<<<blocks_for(n), block_size, 0, stream_>>>(f, g, setup_.halo.split, send_at_.get(), send_buf_.get(), n);
         if (ipc()) {
             for (std::size_t m = 0; m < ipc_remote_.size(); ++m) {
                 const std::size_t at = message_at_[m], count = message_at_[m + 1] - at;
-                check(cudaMemcpyAsync(ipc_remote_[m][std::size_t(parity_)], send_buf_.get() + at, count * sizeof(S),
+                if (count > 0)
+                    check(cudaMemcpyAsync(ipc_remote_[m][std::size_t(parity_)], send_buf_.get() + at, count * sizeof(S),
                                       cudaMemcpyDeviceToDevice, stream_),
                       "halo copy to the neighbour's GPU");
             }
@@ -947,7 +964,7 @@ private:
             parallel::Comm::world().start(r, s);
             return;
         }
-        if (host_send_)
+        if (host_send_ && n > 0)
             check(cudaMemcpyAsync(host_send_, send_buf_.get(), n * sizeof(S), cudaMemcpyDeviceToHost, stream_), "halo D2H");
         check(cudaStreamSynchronize(stream_), "halo pack");
         std::vector<parallel::Transfer> r, s;
@@ -955,8 +972,10 @@ private:
         S* rb = host_recv_ ? host_recv_ : recv_buf_.get();
         for (std::size_t m = 0; m < setup_.halo.messages.size(); ++m) {
             const auto& msg = setup_.halo.messages[m];
+            // A sparse box's two lists of a message differ in length (solid nodes left out).
             const std::size_t at = message_at_[m], count = message_at_[m + 1] - at;
-            r.push_back({rb + at, count * sizeof(S), msg.peer, msg.recv_tag});
+            const std::size_t rat = recv_message_at_[m], rcount = recv_message_at_[m + 1] - rat;
+            r.push_back({rb + rat, rcount * sizeof(S), msg.peer, msg.recv_tag});
             s.push_back({sb + at, count * sizeof(S), msg.peer, msg.send_tag});
         }
         parallel::Comm::world().start(r, s);
@@ -966,11 +985,13 @@ private:
         const auto n = storage::index_t(recv_at_.size());
         const auto split = setup_.halo.split;
         if (ipc()) {
-            unpack_kernel<<<blocks_for(n), block_size, 0, stream_>>>(f, g, split, recv_at_.get(), recv_ipc_[parity_].get(), n);
+            if (n > 0)
+                unpack_kernel<<<blocks_for(n), block_size, 0, stream_>>>(f, g, split, recv_at_.get(), recv_ipc_[parity_].get(), n);
             check(cudaGetLastError(), "unpack_kernel launch");
             parity_ ^= 1;
             return;
         }
+        if (n == 0) return;
         if (host_recv_)
             check(cudaMemcpyAsync(recv_buf_.get(), host_recv_, n * sizeof(S), cudaMemcpyHostToDevice, stream_), "halo H2D");
         unpack_kernel<<<blocks_for(n), block_size, 0, stream_>>>(f, g, split, recv_at_.get(), recv_buf_.get(), n);
@@ -1247,7 +1268,7 @@ private:
     DeviceArray<T> prev_u_;
     DeviceArray<T> psi_;  // Shan-Chen's field (macro_field_kernel)
     // Its exchange on several ranks (setup_field_halo).
-    std::vector<std::size_t> field_message_at_;
+    std::vector<std::size_t> field_message_at_, field_recv_message_at_;  // as message_at_ and recv_message_at_
     DeviceArray<storage::index_t> field_send_at_, field_recv_at_;
     DeviceArray<T> field_buf_;
     mutable std::vector<T> field_host_send_, field_host_recv_;
@@ -1265,6 +1286,7 @@ private:
     DeviceArray<storage::index_t> send_at_, recv_at_;  // halo offsets, all messages one after another
     DeviceArray<S> send_buf_, recv_buf_;
     std::vector<std::size_t> message_at_;            // message m: [message_at_[m], message_at_[m + 1])
+    std::vector<std::size_t> recv_message_at_;       // ... in the receive buffer (its length may differ: sparse)
     S* host_send_ = nullptr;                         // pinned staging, when MPI is not CUDA-aware
     S* host_recv_ = nullptr;
     cudaStream_t interior_ = nullptr;                // a subdomain's interior update
