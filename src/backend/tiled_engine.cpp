@@ -147,9 +147,16 @@ private:
     /// owned node and the neighbour's ghost are one node of the case, of one kind:
     /// sim::node_kinds marks both from the case's geometry), so the k-th value sent
     /// still lands in the k-th slot.
+    /// The same for the multiphase models' macro fields (parallel::make_field_plan: offsets
+    /// field * box nodes + node, all below its split): a solid node's psi or phi is never
+    /// read either (links into solids take the wall's value or a fluid mirror image).
     void translate_halo(const EngineSetup& s, EngineSetup& inner) const {
-        const index_t split = s.halo.split;
-        inner.halo.split = split / box_cells_ * cells_;
+        translate_plan(s, s.halo, inner.halo);
+        translate_plan(s, s.field_halo, inner.field_halo);
+    }
+    void translate_plan(const EngineSetup& s, const parallel::HaloPlan& plan, parallel::HaloPlan& inner_plan) const {
+        const index_t split = plan.split;
+        inner_plan.split = split / box_cells_ * cells_;
         const auto translate = [&](std::vector<index_t>& list) {
             std::vector<index_t> out;
             out.reserve(list.size());
@@ -157,11 +164,11 @@ private:
                 const bool scalar = offset >= split;
                 const index_t at = scalar ? offset - split : offset, node = at % box_cells_, i = at / box_cells_;
                 if (droppable(s.node_kind[std::size_t(node)])) continue;
-                out.push_back((scalar ? inner.halo.split : 0) + i * cells_ + cell_of(node));
+                out.push_back((scalar ? inner_plan.split : 0) + i * cells_ + cell_of(node));
             }
             list = std::move(out);
         };
-        for (auto& m : inner.halo.messages) {
+        for (auto& m : inner_plan.messages) {
             translate(m.send);
             translate(m.recv);
         }

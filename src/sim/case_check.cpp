@@ -475,8 +475,6 @@ void check_multiphase(const CaseSpec& spec) {
     if (spec.units.si)
         fail("[multiphase] with [units]: the multiphase models' parameters are in lattice units; write the case in "
              "lattice units");
-    if (spec.storage == StorageChoice::Sparse)
-        fail("domain.storage = \"sparse\" with [multiphase]: its macro fields are stored dense; remove domain.storage");
     if (m.free_energy) {
         check_free_energy(spec);
         return;

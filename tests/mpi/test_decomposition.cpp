@@ -394,6 +394,42 @@ seed = 3
 )", 30);
 }
 
+// Sparse storage with a multiphase model: the macro fields' halo lists in tile order too
+// (backend/tiled_engine.cpp). Two components in a sphere pack between walls.
+TEST(Decomposition, D3Q19SparseTwoComponentsInAPack) {
+    const Fields init{[](int x, int y, int z) { return 0.53 + 0.47 * std::tanh((5 - std::hypot(x - 8.5, y - 9.5, z - 7.5)) / 2); },
+                      [](int x, int y, int z) { return 0.53 - 0.47 * std::tanh((5 - std::hypot(x - 8.5, y - 9.5, z - 7.5)) / 2); }};
+    expect_identical(R"(
+[model]
+lattice = "D3Q19"
+collision = "bgk"
+precision = "fp32"
+tau = 1.0
+[domain]
+size = [24, 20, 16]
+periodic = [true, false, true]
+storage = "sparse"
+[boundary.y_min]
+type = "wall"
+[boundary.y_max]
+type = "wall"
+[force]
+body = [1e-5, 0, 0]
+[[obstacle]]
+name = "pack"
+shape = "sphere_pack"
+diameter = 7
+porosity = 0.6
+seed = 3
+[multiphase]
+model = "shan-chen-binary"
+g = 1.5
+viscosity_b = 0.1
+[initial]
+density_b = 0.5
+)", 30, &init);
+}
+
 // A duct with a velocity inlet and pressure outlet on every split axis' ends.
 TEST(Decomposition, D3Q19OpenFacesDuct) {
     expect_identical(R"(
