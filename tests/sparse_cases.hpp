@@ -47,13 +47,11 @@ inline std::string duct_case(const std::string& model, int steps) {
 /// The porous box with a multiphase model (issue 23; two-phase flow in a rock, seed 001
 /// with seed 003), D3Q19 fp32 at tau = 1 (these sharp blobs at a density ratio of 12-17
 /// are the models' stable regime): a blob of one phase across the spheres, the body
-/// force pushing it. `model`: "shan-chen" (MRT, G = -5), "shan-chen-binary" (G = 1.5) or
+/// force pushing it. `model`: "shan-chen" (G = -5), "shan-chen-binary" (G = 1.5) or
 /// "free-energy" (wetting the obstacles at 60 degrees).
 inline std::string multiphase_porous_case(const std::string& model, int steps) {
     const std::string blob = "(x - 12.5)^2 + (y - 10.5)^2 + (z - 3.5)^2 < 30";
-    std::string text = porous_case(std::string("lattice = \"D3Q19\"\nprecision = \"fp32\"\ncollision = ") +
-                                       (model == "shan-chen" ? "\"mrt\"" : "\"bgk\""),
-                                   steps);
+    std::string text = porous_case("lattice = \"D3Q19\"\nprecision = \"fp32\"\ncollision = \"bgk\"", steps);
     text.replace(text.find("viscosity = 0.05"), 16, "viscosity = 0.16666666666666666");
     text += "[multiphase]\nmodel = \"" + model + "\"\n";
     if (model == "shan-chen") return text + "g = -5.0\n[initial]\ndensity = \"" + blob + " ? 1.93 : 0.16\"\n";
