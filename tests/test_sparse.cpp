@@ -17,6 +17,7 @@
 #include "geometry/sphere_pack.hpp"
 #include "io/case_file.hpp"
 #include "lattice/lattice.hpp"
+#include "sim/monitors.hpp"
 #include "sim/simulation.hpp"
 #include "storage/grid.hpp"
 #include "storage/tiles.hpp"
@@ -253,7 +254,10 @@ TEST(Sparse, MultiphaseInAPorousBoxRunsBitForBitAsDense) {
     for (const char* model : {"shan-chen", "shan-chen-binary", "free-energy"}) {
         SCOPED_TRACE(model);
         expect_same_dense_and_sparse(test::multiphase_porous_case(model, 40), 40);
+        // Two fluids get no single-phase Darcy permeability; the same box with one does.
+        EXPECT_EQ(sim::darcy_axis(test::with_storage(test::multiphase_porous_case(model, 40), "sparse")), -1);
     }
+    EXPECT_EQ(sim::darcy_axis(test::with_storage(test::porous_case("lattice = \"D3Q19\"", 40), "sparse")), 0);
 }
 
 TEST(SpherePack, ReachesItsPorosityTheSameWayEverywhere) {

@@ -568,7 +568,7 @@ std::vector<T> or_default(const std::vector<T>& v, T d) {
 /// second (MFLUPS), against the dense box with no spheres (every node fluid).
 int bench_sparse(const Header& h, sim::BackendChoice b, const BenchOptions& o) {
     const auto& comm = parallel::Comm::world();
-    if (comm.size() > 1) throw CaseError("bench --sparse runs on one rank (sparse storage is offered on one rank)");
+    if (comm.size() > 1) throw CaseError("bench --sparse runs on one rank: it compares dense and sparse storage of each porosity on one device");
     const bool cuda = b == sim::BackendChoice::Cuda;
     const int n = o.sizes.empty() ? (cuda ? 192 : 48) : o.sizes.front();
     const std::string precision = o.precisions.empty() ? "fp32" : o.precisions.front();

@@ -157,7 +157,9 @@ void TimeAverage::restore(backend::Engine& engine, const std::vector<double>& st
 }
 
 int darcy_axis(const CaseSpec& spec) {
-    if (spec.obstacles.empty()) return -1;
+    // Two fluids: Darcy's single-phase law with one viscosity does not describe them (each
+    // phase's relative permeability would; not computed), so no permeability is reported.
+    if (spec.obstacles.empty() || spec.multiphase.enabled) return -1;
     int axis = 0;
     for (int a = 1; a < 3; ++a)
         if (std::abs(spec.body_force[std::size_t(a)]) > std::abs(spec.body_force[std::size_t(axis)])) axis = a;

@@ -55,7 +55,8 @@ struct MeanFields {
 std::vector<std::string> scalar_flow_names(const CaseSpec& spec);
 
 /// The axis along which a case measures Darcy's permeability, or -1: one with
-/// obstacles, driven by a body force along a periodic axis (its largest component).
+/// obstacles, driven by a body force along a periodic axis (its largest component), and
+/// one fluid (no [multiphase]).
 /// The permeability k = nu U / g, U the superficial velocity (the flow's mean over
 /// every node of the box, solid ones at rest), g the force per unit mass.
 int darcy_axis(const CaseSpec& spec);
