@@ -40,7 +40,10 @@ public:
         if (s.node_kind.size() != std::size_t(box_cells_))
             throw std::invalid_argument("sparse storage: one node kind per node of the box");
         tables_ = storage::TileTables::build(box_.n, box_.periodic, [&](index_t c) { return !droppable(s.node_kind[std::size_t(c)]); });
-        if (tables_.stored_tiles() == 0)
+        // A rank's subdomain may hold no fluid (a solid part of a rock image): it then keeps
+        // the absent tile alone and still takes part in every exchange, with empty lists
+        // (sim::Simulation refuses a box with no fluid anywhere, on every rank alike).
+        if (tables_.stored_tiles() == 0 && s.halo.messages.empty())
             throw CaseError("domain.storage = \"sparse\": the box holds no fluid node (every node is inside an obstacle)");
         tiled_ = box_;
         tiled_.tiles = &tables_;

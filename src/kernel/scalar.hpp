@@ -266,17 +266,20 @@ struct ScalarPartOf<lattice::NoScalar, Store> {
 template <class Store>
 struct ScalarPartOf<lattice::ShanChenField, Store> {
     using type = PseudopotentialPart<typename Store::lattice_type, typename Store::compute_type>;
+    static_assert(type::fields == lattice::macro_fields(lattice::CoupledKind::ShanChen), "lattice::macro_fields");
 };
 /// The second fluid component (sixth column shan-chen-binary): populations on the flow's lattice.
 template <class Store>
 struct ScalarPartOf<lattice::SecondComponent, Store> {
     using type = BinaryPart<typename Store::lattice_type, Store>;
+    static_assert(type::fields == lattice::macro_fields(lattice::CoupledKind::ShanChenBinary), "lattice::macro_fields");
 };
 /// The free-energy model's order parameter (sixth column free-energy): populations on the
 /// flow's lattice.
 template <class Store>
 struct ScalarPartOf<lattice::OrderParameter, Store> {
     using type = FreeEnergyPart<typename Store::lattice_type, Store>;
+    static_assert(type::fields == lattice::macro_fields(lattice::CoupledKind::FreeEnergy), "lattice::macro_fields");
 };
 template <class Ls, class Store>
 using ScalarPartFor = typename ScalarPartOf<Ls, Store>::type;

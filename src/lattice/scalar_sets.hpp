@@ -107,6 +107,12 @@ constexpr bool is_shan_chen(CoupledKind k) { return k == CoupledKind::ShanChen |
 constexpr bool is_binary_fluid(CoupledKind k) { return k == CoupledKind::ShanChenBinary || k == CoupledKind::FreeEnergy; }
 /// Whether the sixth column names a multiphase model ([multiphase]: a macro-field pass).
 constexpr bool is_multiphase(CoupledKind k) { return is_shan_chen(k) || k == CoupledKind::FreeEnergy; }
+/// Per-cell fields the macro-field pass of a multiphase model writes and its neighbours read
+/// (psi; psi_A and psi_B; phi), 0 for the others: the halo plan of the fields (sim) and the
+/// kernel parts' `fields` (kernel/scalar.hpp asserts they agree).
+constexpr int macro_fields(CoupledKind k) {
+    return k == CoupledKind::ShanChenBinary ? 2 : k == CoupledKind::ShanChen || k == CoupledKind::FreeEnergy ? 1 : 0;
+}
 /// Populations a cell stores besides the flow's Q: a scalar's, or a binary fluid's second set (Q).
 constexpr int second_velocities(CoupledKind k, int flow_q) {
     return is_binary_fluid(k) ? flow_q : velocities_of(k);

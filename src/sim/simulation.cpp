@@ -311,9 +311,9 @@ backend::EngineSetup engine_setup(const CaseSpec& spec, const parallel::Subdomai
                                                                       : lattice::CoupledKind::None;
         s.halo = parallel::make_halo_plan(spec.model.lattice, *sub, second);
         // The multiphase models' macro fields: psi (one component), psi_A and psi_B (two),
-        // phi (free energy): kernel/*.hpp's `fields`.
+        // phi (free energy).
         if (spec.multiphase.enabled)
-            s.field_halo = parallel::make_field_plan(s.halo, *sub, second == lattice::CoupledKind::ShanChenBinary ? 2 : 1);
+            s.field_halo = parallel::make_field_plan(s.halo, *sub, lattice::macro_fields(second));
     }
     if (spec.thermal.enabled) {
         const ThermalSpec& t = spec.thermal;

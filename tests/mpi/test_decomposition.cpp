@@ -430,6 +430,35 @@ density_b = 0.5
 )", 30, &init);
 }
 
+// Sparse storage where a rank's whole local box is solid (split along x, the half
+// beyond x = 11 a block): that rank stores no tile but the absent one and takes part in
+// every exchange with empty lists; the flow beside it is that of one rank.
+TEST(Decomposition, D3Q19SparseRankWithoutFluid) {
+    expect_identical(R"(
+[model]
+lattice = "D3Q19"
+collision = "trt"
+precision = "fp32"
+viscosity = 0.05
+[domain]
+size = [24, 20, 16]
+periodic = [false, true, true]
+storage = "sparse"
+[force]
+body = [0, 1e-5, 0]
+[[obstacle]]
+name = "block"
+shape = "box"
+min = [11, 0, 0]
+max = [23, 19, 15]
+[[obstacle]]
+name = "ball"
+shape = "sphere"
+center = [5.5, 9.5, 7.5]
+radius = 3
+)", 30);
+}
+
 // A duct with a velocity inlet and pressure outlet on every split axis' ends.
 TEST(Decomposition, D3Q19OpenFacesDuct) {
     expect_identical(R"(

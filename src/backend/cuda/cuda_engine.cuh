@@ -912,15 +912,20 @@ private:
     /// After the macro-field pass (on stream_): the fields of the outermost owned layers
     /// into the neighbours' ghost layers; returns with the ghosts written (stream_ ordered).
     void exchange_fields() const {
-        if (field_send_at_.size() == 0) return;
+        // Every message is posted even when its lists are empty: sparse storage leaves a
+        // rank's all-solid layers out (its neighbour still waits for the message), and a
+        // rank may send nothing yet receive (a launch of no block fails).
+        if (setup_.field_halo.messages.empty()) return;
         const auto ns = storage::index_t(field_send_at_.size()), nr = storage::index_t(field_recv_at_.size());
         const auto split = setup_.field_halo.split;  // every offset is below it: one array
-        pack_kernel<<<blocks_for(ns), block_size, 0, stream_>>>(psi_.get(), psi_.get(), split, field_send_at_.get(),
-                                                                field_buf_.get(), ns);
-        check(cudaMemcpyAsync(field_host_send_.data(), field_buf_.get(), std::size_t(ns) * sizeof(T),
-                              cudaMemcpyDeviceToHost, stream_),
-              "field halo D2H");
-        check(cudaStreamSynchronize(stream_), "field halo pack");
+        if (ns > 0) {
+            pack_kernel<<<blocks_for(ns), block_size, 0, stream_>>>(psi_.get(), psi_.get(), split, field_send_at_.get(),
+                                                                    field_buf_.get(), ns);
+            check(cudaMemcpyAsync(field_host_send_.data(), field_buf_.get(), std::size_t(ns) * sizeof(T),
+                                  cudaMemcpyDeviceToHost, stream_),
+                  "field halo D2H");
+            check(cudaStreamSynchronize(stream_), "field halo pack");
+        }
         std::vector<parallel::Transfer> r, s;
         const auto& msgs = setup_.field_halo.messages;
         for (std::size_t m = 0; m < msgs.size(); ++m) {
@@ -931,6 +936,7 @@ private:
         }
         parallel::Comm::world().start(r, s);
         parallel::Comm::world().wait();
+        if (nr == 0) return;
         check(cudaMemcpyAsync(field_buf_.get(), field_host_recv_.data(), std::size_t(nr) * sizeof(T),
                               cudaMemcpyHostToDevice, stream_),
               "field halo H2D");
