@@ -368,13 +368,12 @@ TEST(Decomposition, D3Q27PeriodicWallsSphere) { expect_identical(box3d("D3Q27", 
 
 // Sparse storage (issue 22): a random sphere pack between walls, its tiles stored
 // per rank (ghost layers included); the halo lists in tile order leave out solid nodes.
-TEST(Decomposition, D3Q19SparseSpherePack) {
-    expect_identical(R"(
+std::string sparse_pack(const char* collision, const char* relaxation, const char* porosity) {
+    return std::string(R"(
 [model]
 lattice = "D3Q19"
-collision = "trt"
+collision = ")") + collision + "\"\n" + relaxation + R"(
 precision = "fp32"
-viscosity = 0.05
 [domain]
 size = [24, 20, 16]
 periodic = [true, false, true]
@@ -389,38 +388,20 @@ body = [1e-5, 0, 0]
 name = "pack"
 shape = "sphere_pack"
 diameter = 7
-porosity = 0.5
+porosity = )" + porosity + R"(
 seed = 3
-)", 30);
+)";
 }
 
+TEST(Decomposition, D3Q19SparseSpherePack) { expect_identical(sparse_pack("trt", "viscosity = 0.05", "0.5"), 30); }
+
 // Sparse storage with a multiphase model: the macro fields' halo lists in tile order too
-// (backend/tiled_engine.cpp). Two components in a sphere pack between walls.
+// (backend/tiled_engine.cpp). Two components in the sphere pack.
 TEST(Decomposition, D3Q19SparseTwoComponentsInAPack) {
-    const Fields init{[](int x, int y, int z) { return 0.53 + 0.47 * std::tanh((5 - std::hypot(x - 8.5, y - 9.5, z - 7.5)) / 2); },
-                      [](int x, int y, int z) { return 0.53 - 0.47 * std::tanh((5 - std::hypot(x - 8.5, y - 9.5, z - 7.5)) / 2); }};
-    expect_identical(R"(
-[model]
-lattice = "D3Q19"
-collision = "bgk"
-precision = "fp32"
-tau = 1.0
-[domain]
-size = [24, 20, 16]
-periodic = [true, false, true]
-storage = "sparse"
-[boundary.y_min]
-type = "wall"
-[boundary.y_max]
-type = "wall"
-[force]
-body = [1e-5, 0, 0]
-[[obstacle]]
-name = "pack"
-shape = "sphere_pack"
-diameter = 7
-porosity = 0.6
-seed = 3
+    const auto r = [](int x, int y, int z) { return std::tanh((5 - std::hypot(x - 8.5, y - 9.5, z - 7.5)) / 2); };
+    const Fields init{[r](int x, int y, int z) { return 0.53 + 0.47 * r(x, y, z); },
+                      [r](int x, int y, int z) { return 0.53 - 0.47 * r(x, y, z); }};
+    expect_identical(sparse_pack("bgk", "tau = 1.0", "0.6") + R"(
 [multiphase]
 model = "shan-chen-binary"
 g = 1.5
