@@ -19,6 +19,7 @@
 #include <cmath>
 #include <cstdio>
 #include <tuple>
+#include <utility>
 #include <vector>
 
 #include "backend/engine.hpp"
@@ -164,6 +165,83 @@ TEST(ShanChen, CarnahanStarlingLiquidAgainstMaxwell) {
         EXPECT_NEAR(l / maxwell_l, 1.0, 0.005);
         EXPECT_LT(v, maxwell_v);
         EXPECT_GT(v, 0.0);
+    }
+}
+
+// Maxwell's equal-area construction of p = rho cs2 + G cs2 psi^2 / 2: the pressure P whose
+// roots rho_v < rho_l (outside the spinodal points) enclose integral (p - P) / rho^2 = 0,
+// by bisection on P (the integral by Simpson's rule on 4000 intervals: 1e-9 here).
+std::pair<double, double> maxwell_coexistence(const physics::ShanChenParameters& sc) {
+    const auto p = [&](double rho) { return physics::shan_chen_pressure(sc, rho, 1.0 / 3.0); };
+    const auto dp = [&](double rho) { return (p(rho * (1 + 1e-7)) - p(rho * (1 - 1e-7))) / (2e-7 * rho); };
+    const auto root = [](auto f, double lo, double hi) {
+        for (int k = 0; k < 200; ++k) {
+            const double mid = (lo + hi) / 2;
+            (f(lo) < 0) == (f(mid) < 0) ? lo = mid : hi = mid;
+        }
+        return (lo + hi) / 2;
+    };
+    // The spinodal points: where dp/drho changes sign, scanning up from a dilute state.
+    double spinodal[2] = {0, 0};
+    int found = 0;
+    for (double rho = 0.01; rho < 20 && found < 2; rho += 0.001)
+        if ((dp(rho) < 0) != (dp(rho + 0.001) < 0)) spinodal[found++] = root(dp, rho, rho + 0.001);
+    EXPECT_EQ(found, 2) << "no van der Waals loop at this G";
+    double lo = p(spinodal[1]), hi = p(spinodal[0]), v = 0, l = 0;
+    for (int k = 0; k < 100; ++k) {
+        const double pp = (lo + hi) / 2;
+        v = root([&](double r) { return p(r) - pp; }, 1e-4, spinodal[0]);
+        l = root([&](double r) { return p(r) - pp; }, spinodal[1], 50.0);
+        const int n = 4000;
+        double area = 0;
+        for (int j = 0; j <= n; ++j) {
+            const double r = v + (l - v) * j / n, weight = j == 0 || j == n ? 1 : j % 2 ? 4 : 2;
+            area += weight * (p(r) - pp) / (r * r);
+        }
+        (area > 0 ? lo : hi) = pp;
+    }
+    return {v, l};
+}
+
+// Coexistence against Maxwell's equal-area construction of each model's own equation of
+// state (issue 23: within 2%), D2Q9 FP64 flat interfaces, each with the forcing the case
+// file gives it by default:
+//  - the inverse-exponential pseudopotential psi = exp(-rho0 / rho) with Guo's forcing,
+//    whose mechanical equilibrium is Maxwell's (physics/shan_chen.hpp): measured G = -10
+//    vapour +0.31%, liquid +0.07%; G = -9 +0.02%, +0.01%;
+//  - the exponential one (the default), G = -5 with the exact difference method: vapour
+//    +1.7%, liquid +0.13%: near Maxwell's but not by construction (with Guo's forcing the
+//    vapour is 22% low, docs/validation.md), so its 2% is the issue's bar, not a margin.
+// Carnahan-Starling's vapour is not near it (the test above).
+TEST(ShanChen, CoexistenceIsMaxwells) {
+    const int ny = 64;
+    struct Case {
+        physics::Pseudopotential psi;
+        double g;
+        physics::ForcingKind forcing;
+        const char* name;
+    };
+    for (const Case& c : {Case{physics::Pseudopotential::InverseExponential, -10.0, physics::ForcingKind::Guo, "inverse-exponential"},
+                          Case{physics::Pseudopotential::InverseExponential, -9.0, physics::ForcingKind::Guo, "inverse-exponential"},
+                          Case{physics::Pseudopotential::Exponential, -5.0, physics::ForcingKind::Edm, "exponential, EDM"}}) {
+        auto s = test::periodic_box(lattice::Kind::D2Q9, 2, ny, 1, 1.0, storage::Precision::FP64);
+        s.scalar = lattice::CoupledKind::ShanChen;
+        s.shan_chen.psi = c.psi;
+        s.shan_chen.g = c.g;
+        s.forcing = c.forcing;
+        const auto [maxwell_v, maxwell_l] = maxwell_coexistence(s.shan_chen);
+        std::vector<double> rho0(std::size_t(2 * ny));
+        for (int y = 0; y < ny; ++y) {
+            const double d = std::abs(y + 0.5 - ny / 2.0) - ny / 4.0;  // a smooth slab, liquid at the centre
+            rho0[std::size_t(2 * y)] = rho0[std::size_t(2 * y + 1)] =
+                maxwell_v + (maxwell_l - maxwell_v) * (1 - std::tanh(d / 2)) / 2;
+        }
+        const auto rho = settle(s, rho0, 20000);
+        const double l = rho[std::size_t(2 * (ny / 2))], v = rho[0];
+        std::printf("  %s, G = %.0f: liquid %.6f (Maxwell %.6f, %+.2f%%), vapour %.6f (Maxwell %.6f, %+.2f%%)\n", c.name,
+                    c.g, l, maxwell_l, 100 * (l / maxwell_l - 1), v, maxwell_v, 100 * (v / maxwell_v - 1));
+        EXPECT_NEAR(l / maxwell_l, 1.0, 0.02);
+        EXPECT_NEAR(v / maxwell_v, 1.0, 0.02);
     }
 }
 

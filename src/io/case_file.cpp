@@ -968,20 +968,25 @@ void read_multiphase(const Section& m, const Section& init, sim::CaseSpec& spec)
         m.fail("contact_angle", "give the walls' wetting once: a contact angle, or wall_density (the density whose "
                                 "pseudopotential they present), not both");
     if (init.has("density_b")) init.fail("density_b", "initial.density_b belongs to model = \"shan-chen-binary\"");
-    p.psi = read_choice(m, "pseudopotential", std::array<std::string_view, 2>{"exponential", "carnahan-starling"},
-                        std::array{physics::Pseudopotential::Exponential, physics::Pseudopotential::CarnahanStarling})
+    p.psi = read_choice(m, "pseudopotential",
+                        std::array<std::string_view, 3>{"exponential", "carnahan-starling", "inverse-exponential"},
+                        std::array{physics::Pseudopotential::Exponential, physics::Pseudopotential::CarnahanStarling,
+                                   physics::Pseudopotential::InverseExponential})
                 .value_or(p.psi);
     const bool cs = p.psi == physics::Pseudopotential::CarnahanStarling;
+    const bool inverse = p.psi == physics::Pseudopotential::InverseExponential;
     const auto only = [&](const char* key, bool allowed, const char* why) {
         if (m.has(key) && !allowed) m.fail(key, why);
     };
-    only("rho0", !cs, "multiphase.rho0 is the exponential pseudopotential's; Carnahan-Starling takes a, b, "
+    only("rho0", !cs, "multiphase.rho0 is the exponential pseudopotentials'; Carnahan-Starling takes a, b, "
                       "gas_constant and temperature");
     for (const char* k : {"a", "b", "gas_constant", "temperature"})
         only(k, cs, "this key belongs to pseudopotential = \"carnahan-starling\"");
     // G: the exponential form's coupling (-5: liquid 1.93, vapour 0.16); Carnahan-Starling
     // folds the attraction into a, so G only fixes psi's sign (-1, Yuan & Schaefer 2006).
-    p.g = m.number("g").value_or(cs ? -1.0 : -5.0);
+    // The inverse exponential separates below G = -rho0 e^2 (-7.39); -10 gives liquid 2.78
+    // and vapour 0.368 (Maxwell's 2.783 and 0.3675).
+    p.g = m.number("g").value_or(cs ? -1.0 : inverse ? -10.0 : -5.0);
     p.rho0 = m.number("rho0").value_or(1.0);
     p.a = m.number("a").value_or(1.0);
     p.b = m.number("b").value_or(4.0);
@@ -1027,7 +1032,12 @@ sim::CaseSpec read_case(const toml::table& root, const detail::Origin& origin, c
     // The exact difference method by default with [multiphase]: its coexistence and
     // stability at large density ratios (Carnahan-Starling below 0.8 T_c diverged with
     // Guo's forcing here, ran with EDM down to 0.6 T_c; Kupershtokh et al. 2009).
-    if (spec.multiphase.enabled && !top.table("model").has("forcing")) spec.model.forcing = physics::ForcingKind::Edm;
+    // The inverse-exponential pseudopotential takes Guo's: its coexistence is Maxwell's only
+    // with a forcing that adds no pressure of its own (physics/shan_chen.hpp).
+    if (spec.multiphase.enabled && !top.table("model").has("forcing"))
+        spec.model.forcing = spec.multiphase.shan_chen.psi == physics::Pseudopotential::InverseExponential
+                                 ? physics::ForcingKind::Guo
+                                 : physics::ForcingKind::Edm;
     read_boundaries(top.table("boundary"), spec);
     const Section boundaries = top.table("boundary");
     for (int face = 0; face < 6; ++face) {

@@ -487,7 +487,7 @@ void check_multiphase(const CaseSpec& spec) {
     check_shan_chen_angle(m.contact_angle, "the liquid");
     if (!(m.wall_density < 0 || std::isfinite(m.wall_density)))
         fail("multiphase.wall_density = " + value_text(m.wall_density) + ": must be a finite number >= 0");
-    if (p.psi == physics::Pseudopotential::Exponential) {
+    if (p.psi == physics::Pseudopotential::Exponential || p.psi == physics::Pseudopotential::InverseExponential) {
         if (!(p.rho0 > 0 && p.rho0 < 1e6)) fail("multiphase.rho0 = " + value_text(p.rho0) + ": must be in (0, 1e6)");
     } else {
         const std::pair<const char*, double> finite[] = {{"a", p.a}, {"b", p.b}, {"gas_constant", p.r},
