@@ -76,6 +76,13 @@ backend::EngineSetup setup_for(const Combo& c) {
         const bool imaged = c.method == boundary::Method::BounceBack || c.method == boundary::Method::Regularized;
         s.wall_density = imaged ? -1.0 : 0.7;
         s.adhesion = imaged ? 0.05 : 0.0;
+        // The equilibrium faces' variant takes the inverse-exponential pseudopotential at
+        // G = -6 (above its critical -e^2: strong forces, no separation): its branch of psi
+        // (physics/shan_chen.hpp) on the GPU.
+        if (c.method == boundary::Method::Equilibrium) {
+            s.shan_chen.psi = physics::Pseudopotential::InverseExponential;
+            s.shan_chen.g = -6.0;
+        }
     } else if (c.scalar == lattice::CoupledKind::ShanChenBinary) {
         // Two components with the faces the model offers (walls, free slip; no open or
         // moving faces: sim/case_check.cpp), the obstacle and the body force; B's density
