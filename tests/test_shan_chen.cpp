@@ -170,7 +170,10 @@ TEST(ShanChen, CarnahanStarlingLiquidAgainstMaxwell) {
 
 // Maxwell's equal-area construction of p = rho cs2 + G cs2 psi^2 / 2: the pressure P whose
 // roots rho_v < rho_l (outside the spinodal points) enclose integral (p - P) / rho^2 = 0,
-// by bisection on P (the integral by Simpson's rule on 4000 intervals: 1e-9 here).
+// by bisection on P (the integral by Simpson's rule on 4000 intervals: 1e-9 here). For a
+// psi without a pole (the exponential forms): Carnahan-Starling's pole at rho = 4 / b takes
+// the liquid root's bisection (it gives 1.0 there), so that test's Maxwell values are
+// literals above.
 std::pair<double, double> maxwell_coexistence(const physics::ShanChenParameters& sc) {
     const auto p = [&](double rho) { return physics::shan_chen_pressure(sc, rho, 1.0 / 3.0); };
     const auto dp = [&](double rho) { return (p(rho * (1 + 1e-7)) - p(rho * (1 - 1e-7))) / (2e-7 * rho); };
