@@ -136,35 +136,54 @@ INSTANTIATE_TEST_SUITE_P(ShanChen, LaplaceLaw, testing::Values(physics::ForcingK
                          [](const auto& info) { return info.param == physics::ForcingKind::Guo ? "guo" : "edm"; });
 
 // Carnahan-Starling's equation of state through the pseudopotential (Yuan & Schaefer
-// 2006), a = 1, b = 4, R = 1, with the exact difference method: a flat interface's
-// liquid density against Maxwell's equal-area construction of the same equation
-// (0.358150 at 0.7 T_c, 0.406220 at 0.6 T_c; computed by bisection on the pressure,
-// the integral of (p - P) / rho^2 between the roots). Measured -0.15% and -0.10%;
-// 0.5% allowed. The vapour is lighter than Maxwell's (0.0055 against 0.0093 at
-// 0.7 T_c): the pseudopotential model's mechanical equilibrium is not the
-// thermodynamic one (Shan & Chen 1994; Li, Luo & Li 2013); it is reported, and
-// docs/case-file.md says so.
-TEST(ShanChen, CarnahanStarlingLiquidAgainstMaxwell) {
+// 2006), a = 1, b = 4, R = 1, with the exact difference method and the mixed force's
+// default beta (physics/shan_chen.hpp): a flat interface's liquid and vapour against
+// Maxwell's equal-area construction of the same equation (issue 23: within 2%), from
+// 0.5 T_c (a density ratio of 725) to 0.9 T_c. Maxwell's densities by bisection on the
+// pressure with the integral of (p - P) / rho^2 between the roots (scipy's brentq and
+// quad, 1e-7 relative): literals, as maxwell_coexistence below stops at the pole.
+// beta = 1.2215 was calibrated on these flat interfaces (a 1D D1Q3 model of them, which
+// D2Q9 reduces to, run at 0.45 to 0.9 T_c; it gives this test's figures to 4 digits):
+// vapour +1.4% (0.5 T_c), -1.5% (0.6), -0.5% (0.7), +0.1% (0.8), +0.2% (0.9); the liquid
+// within 0.01%; below 0.5 T_c it leaves the bar (+10% at 0.45). The vapour is the
+// sensitive phase (0.001 in beta moves it 1.1% at 0.5 T_c, 0.45% at 0.6), so 2% is the
+// issue's bar, not a margin. Shan & Chen's own force (beta = 1) misses it: vapour 41% low
+// at 0.7 T_c.
+TEST(ShanChen, CarnahanStarlingCoexistenceIsMaxwells) {
     const int ny = 64;
-    for (const auto& [t, maxwell_l, maxwell_v] : {std::tuple{0.7, 0.358150, 0.009300}, std::tuple{0.6, 0.406220, 0.003090}}) {
+    struct Case {
+        double t, mixing, maxwell_l, maxwell_v;
+    };
+    for (const Case& c : {Case{0.5, physics::carnahan_starling_mixing, 0.454088, 0.0006263},
+                          Case{0.6, physics::carnahan_starling_mixing, 0.406215, 0.0030805},
+                          Case{0.7, physics::carnahan_starling_mixing, 0.358144, 0.0092917},
+                          Case{0.9, physics::carnahan_starling_mixing, 0.248108, 0.0454095},
+                          Case{0.7, 1.0, 0.358144, 0.0092917}}) {
         auto s = test::periodic_box(lattice::Kind::D2Q9, 2, ny, 1, 1.0, storage::Precision::FP64);
         s.scalar = lattice::CoupledKind::ShanChen;
         s.shan_chen.psi = physics::Pseudopotential::CarnahanStarling;
         s.shan_chen.g = -1;
-        s.shan_chen.temperature = t * s.shan_chen.critical_temperature();
+        s.shan_chen.temperature = c.t * s.shan_chen.critical_temperature();
+        s.shan_chen.mixing = c.mixing;
         s.forcing = physics::ForcingKind::Edm;
         std::vector<double> rho0(std::size_t(2 * ny));
         for (int y = 0; y < ny; ++y) {
             const double d = std::abs(y + 0.5 - ny / 2.0) - ny / 4.0;  // a smooth slab, liquid at the centre
-            rho0[std::size_t(2 * y)] = rho0[std::size_t(2 * y + 1)] = 0.004 + 0.18 * (1 - std::tanh(d / 2));
+            rho0[std::size_t(2 * y)] = rho0[std::size_t(2 * y + 1)] =
+                c.maxwell_v + (c.maxwell_l - c.maxwell_v) * (1 - std::tanh(d / 2)) / 2;
         }
         const auto rho = settle(s, rho0, 20000);
         const double l = rho[std::size_t(2 * (ny / 2))], v = rho[0];
-        std::printf("  T = %.1f T_c: liquid %.6f (Maxwell %.6f, %+.2f%%), vapour %.6f (Maxwell %.6f)\n", t, l,
-                    maxwell_l, 100 * (l / maxwell_l - 1), v, maxwell_v);
-        EXPECT_NEAR(l / maxwell_l, 1.0, 0.005);
-        EXPECT_LT(v, maxwell_v);
-        EXPECT_GT(v, 0.0);
+        std::printf("  T = %.1f T_c, beta = %.4f: liquid %.6f (Maxwell %.6f, %+.2f%%), vapour %.7f (Maxwell %.7f, "
+                    "%+.2f%%)\n",
+                    c.t, c.mixing, l, c.maxwell_l, 100 * (l / c.maxwell_l - 1), v, c.maxwell_v,
+                    100 * (v / c.maxwell_v - 1));
+        if (c.mixing == 1.0) {
+            EXPECT_LT(v / c.maxwell_v, 0.7);  // measured 0.59
+            continue;
+        }
+        EXPECT_NEAR(l / c.maxwell_l, 1.0, 0.02);
+        EXPECT_NEAR(v / c.maxwell_v, 1.0, 0.02);
     }
 }
 
@@ -215,7 +234,6 @@ std::pair<double, double> maxwell_coexistence(const physics::ShanChenParameters&
 //  - the exponential one (the default), G = -5 with the exact difference method: vapour
 //    +1.7%, liquid +0.13%: near Maxwell's but not by construction (with Guo's forcing the
 //    vapour is 22% low, docs/validation.md), so its 2% is the issue's bar, not a margin.
-// Carnahan-Starling's vapour is not near it (the test above).
 TEST(ShanChen, CoexistenceIsMaxwells) {
     const int ny = 64;
     struct Case {

@@ -6,7 +6,8 @@
 //   2. the stream-collide pass, whose force at x adds
 //        F = -G psi(x) sum_i w_i psi(x + c_i) c_i = G psi(x) sum_i w_i psi(x - c_i) c_i
 //      (the lattice is symmetric), read from that field at the neighbours the gather
-//      pulls from.
+//      pulls from; with a mixing beta other than 1 (physics/shan_chen.hpp)
+//        F = G [beta psi(x) sum_i w_i psi(x - c_i) c_i + (1 - beta)/2 sum_i w_i psi(x - c_i)^2 c_i].
 // The force needs every neighbour's density of the same time level, which the
 // fused update of a neighbour overwrites (in place) or has not streamed yet (two
 // copies): hence the pass before (seed 003 §4: Sailfish's ComputeMacroFields,
@@ -117,9 +118,9 @@ struct PseudopotentialPart {
     template <class Layout>
     BARRACUDA_HD void force_bulk(index_t cell, const typename Layout::Cursor& s, const T (&base)[3],
                                  T (&force)[3]) const {
-        T sum[3] = {T(0), T(0), T(0)};
+        Sums sum;
         BARRACUDA_UNROLL
-        for (int i = 0; i < L::Q; ++i) add(i, psi[Layout::template neighbour<L>(s, cell, i, -1)], sum);
+        for (int i = 0; i < L::Q; ++i) sum.add(i, psi[Layout::template neighbour<L>(s, cell, i, -1)]);
         finish(psi[cell], base, sum, force);
     }
 
@@ -130,7 +131,8 @@ struct PseudopotentialPart {
                                      const T (&base)[3], T (&force)[3]) const {
         const T own = psi[cell];
         const bool imaged = psi_wall < T(0);
-        T sum[3] = {T(0), T(0), T(0)}, normal[3] = {T(0), T(0), T(0)};
+        Sums sum;
+        T normal[3] = {T(0), T(0), T(0)};
         bool solid[L::Q];
         bool any_solid = false;
         BARRACUDA_UNROLL
@@ -140,7 +142,7 @@ struct PseudopotentialPart {
             if (solid[i]) {
                 add_link_term<L>(i, T(1), normal);
                 any_solid = true;
-                if (!imaged) add(i, psi_wall, sum);
+                if (!imaged) sum.add(i, psi_wall);
                 continue;
             }
             T p = link.kind == LinkKind::Streamed ? psi[link.from] : own;  // open links: zero gradient
@@ -155,13 +157,13 @@ struct PseudopotentialPart {
                 else
                     p = psi_wall;
             }
-            add(i, p, sum);
+            sum.add(i, p);
         }
         if (any_solid && imaged) {
             const int axis = dominant_axis<L>(normal);
             BARRACUDA_UNROLL
             for (int i = 0; i < L::Q; ++i)
-                if (solid[i]) add(i, psi[mirror_source<L>(layout, faces, node_class, pos, cell, i, axis)] + adhesion, sum);
+                if (solid[i]) sum.add(i, psi[mirror_source<L>(layout, faces, node_class, pos, cell, i, axis)] + adhesion);
         }
         finish(own, base, sum, force);
     }
@@ -170,11 +172,21 @@ struct PseudopotentialPart {
     BARRACUDA_HD PseudopotentialPart fixed() const { return *this; }
 
 private:
-    BARRACUDA_HD static void add(int i, T p, T (&sum)[3]) { add_link_term<L>(i, p, sum); }
-    BARRACUDA_HD void finish(T own, const T (&base)[3], const T (&sum)[3], T (&force)[3]) const {
-        const T k = T(parameters.g) * own;
+    /// The two neighbour sums of the force: sum_i w_i psi c_i and sum_i w_i psi^2 c_i (the
+    /// second weighs nothing at the default mixing of 1, and costs three multiply-adds a link).
+    struct Sums {
+        T psi[3] = {T(0), T(0), T(0)};
+        T square[3] = {T(0), T(0), T(0)};
+        BARRACUDA_HD void add(int i, T p) {
+            add_link_term<L>(i, p, psi);
+            add_link_term<L>(i, p * p, square);
+        }
+    };
+    BARRACUDA_HD void finish(T own, const T (&base)[3], const Sums& sum, T (&force)[3]) const {
+        const T k = T(parameters.g * parameters.mixing) * own;
+        const T k2 = T(parameters.g * (1 - parameters.mixing) / 2);
         BARRACUDA_UNROLL
-        for (int a = 0; a < 3; ++a) force[a] = base[a] + k * sum[a];
+        for (int a = 0; a < 3; ++a) force[a] = base[a] + k * sum.psi[a] + k2 * sum.square[a];
     }
 };
 

@@ -616,6 +616,10 @@ expect "temperature with the exponential form" 3 "multiphase.temperature" "carna
     --set multiphase.temperature=0.05
 expect "Carnahan-Starling with G > 0" 3 "multiphase.g = 1" "G < 0" -- "${MP[@]}" \
     --set multiphase.pseudopotential=carnahan-starling --set multiphase.g=1 --set initial.density=0.3
+expect "mixing out of range" 3 "multiphase.mixing = 2.5" "[0, 2]" -- "${MP[@]}" --set multiphase.mixing=2.5
+expect "Carnahan-Starling with Guo's forcing" 3 "model.forcing" "carnahan-starling" "exact difference" -- "${MP[@]}" \
+    --set multiphase.pseudopotential=carnahan-starling --set multiphase.g=-1 --set initial.density=0.3 \
+    --set model.forcing=guo
 expect "G of zero" 3 "multiphase.g = 0" "nonzero" -- "${MP[@]}" --set multiphase.g=0
 expect "negative wall density" 3 "multiphase.wall_density" ">= 0" -- "${MP[@]}" --set multiphase.wall_density=-1
 expect "multiphase with thermal" 3 "[multiphase] with [thermal]" -- "${MP[@]}" --set thermal.prandtl=0.71
@@ -637,6 +641,8 @@ expect "initial density beyond Carnahan-Starling's pole" 3 "initial.density" "be
     printf 'density_b = "(x - 7.5)^2 + (y - 7.5)^2 < 16 ? 1 : 0.05"\n'
 } >binary.toml
 expect_runs "base case with two components" binary.toml pvd
+expect "mixing with two components" 3 "multiphase.mixing" "model = \"shan-chen\"" -- run binary.toml --backend cpu -q \
+    --set multiphase.mixing=1.2
 checks=$((checks + 1))
 "$BIN" run binary.toml --backend cpu -q --set "output.directory=$T/binary-out" >"$LOG/stdout" 2>"$LOG/stderr" || true
 if grep -aq 'Name="density_b"' "$T"/binary-out/fields_00000010.vti 2>/dev/null &&

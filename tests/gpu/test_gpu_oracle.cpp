@@ -83,6 +83,9 @@ backend::EngineSetup setup_for(const Combo& c) {
             s.shan_chen.psi = physics::Pseudopotential::InverseExponential;
             s.shan_chen.g = -6.0;
         }
+        // Every variant but the bounce-back faces' takes the mixed force (beta = 1.2:
+        // its psi^2 sum, kernel/pseudopotential.hpp, at bulk, wall, image and open links).
+        if (c.method != boundary::Method::BounceBack) s.shan_chen.mixing = 1.2;
     } else if (c.scalar == lattice::CoupledKind::ShanChenBinary) {
         // Two components with the faces the model offers (walls, free slip; no open or
         // moving faces: sim/case_check.cpp), the obstacle and the body force; B's density
