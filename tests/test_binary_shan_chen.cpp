@@ -26,6 +26,7 @@
 #include <vector>
 
 #include "backend/engine.hpp"
+#include "common/error.hpp"
 #include "io/case_file.hpp"
 #include "sim/monitors.hpp"
 #include "sim/simulation.hpp"
@@ -35,6 +36,11 @@
 
 namespace barracuda {
 namespace {
+
+// The stability watch's lower bound of a two-component case (io/case_file.cpp's default):
+// each component's density is held to it, and the minor one dips below zero beside
+// interfaces at seed 003's G = 1.5.
+constexpr double watch_min = -0.05;
 
 constexpr double pi = 3.14159265358979323846;
 constexpr double g_coupling = 1.5;
@@ -64,9 +70,9 @@ Settled settle(const backend::EngineSetup& s, const std::vector<double>& a0, con
     const std::vector<double> rest(3 * a0.size(), 0.0);
     e->initialize(a0, rest);
     e->initialize_scalar(b0, rest);
-    const auto o0 = e->observe(1e-9, 10, false);
+    const auto o0 = e->observe(watch_min, 10, false);
     e->step(steps);
-    const auto o = e->observe(1e-9, 10, false);
+    const auto o = e->observe(watch_min, 10, false);
     EXPECT_LT(o.bad_cell, 0) << "diverged";
     Settled r;
     r.drift_a = std::abs(o.mass - o0.mass) / o0.mass;
@@ -397,7 +403,7 @@ TEST(BinaryShanChen, RestoredStateContinuesBitForBit) {
     a->scalar_field(ga);
     b->scalar_field(gb);
     ASSERT_EQ(ga, gb);
-    EXPECT_LT(a->observe(1e-9, 10, false).bad_cell, 0);
+    EXPECT_LT(a->observe(watch_min, 10, false).bad_cell, 0);
 }
 
 // An engine handed what the two-component update does not carry out refuses it (the case
@@ -448,15 +454,70 @@ formats = []
     EXPECT_NEAR(b[centre], 1.0, 2e-3);
     EXPECT_NEAR(a[corner], 1.0, 2e-3);
     EXPECT_NEAR(b[corner], 0.05, 1e-3);
-    const auto o0 = run.engine().observe(1e-9, 10, false);
+    const auto o0 = run.engine().observe(watch_min, 10, false);
     run.advance(2000);
-    const auto o = run.engine().observe(1e-9, 10, false);
+    const auto o = run.engine().observe(watch_min, 10, false);
     EXPECT_LT(o.bad_cell, 0);
     EXPECT_NEAR(o.mass / o0.mass, 1.0, 1e-12);
     EXPECT_NEAR(o.theta_sum / o0.theta_sum, 1.0, 1e-12);
     run.engine().fields(a, u);
     run.engine().scalar_field(b);
     EXPECT_GT(b[centre] / a[centre], 10.0) << "the drop dissolved";
+}
+
+// The stability watch holds each component's density to run.density_range (the observed
+// rho is A's, theta B's): a B of 0.3 inside a range of [0.5, 10] stops the run at its first
+// check and the message names component B and a cell of the drop, with A's density there
+// in range; the same case with the default range (-0.05: the minor component's dip at
+// strong coupling) runs on, and the progress line's mean is A's and B's together.
+TEST(BinaryShanChen, StabilityWatchHoldsBothComponents) {
+    const std::string text = R"(
+[model]
+lattice = "D2Q9"
+precision = "fp64"
+viscosity = 0.16666666666666666
+[domain]
+size = [24, 24, 1]
+periodic = [true, true, true]
+[multiphase]
+model = "shan-chen-binary"
+viscosity_b = 0.08333333333333333
+[initial]
+density = 1.0
+density_b = "(x - 11.5)^2 + (y - 11.5)^2 < 16 ? 0.3 : 0.9"
+[output]
+formats = []
+[run]
+steps = 20
+check_interval = 10
+)";
+    auto narrow = io::parse_case_string(text + "density_range = [0.5, 10]\n");
+    sim::Simulation stopped(narrow, sim::BackendChoice::Cpu);
+    try {
+        stopped.run(nullptr, nullptr);
+        FAIL() << "B's density of 0.3 passed a range of [0.5, 10]";
+    } catch (const DivergenceError& e) {
+        const std::string m = e.what();
+        EXPECT_NE(m.find("component B's density = 0.3"), std::string::npos) << m;
+        const auto a = m.find("(A's: ");
+        ASSERT_NE(a, std::string::npos) << m;
+        EXPECT_GT(std::atof(m.c_str() + a + 6), 0.5) << m;
+        const auto at = m.find("cell (");
+        ASSERT_NE(at, std::string::npos) << m;
+        int x = -1, y = -1;
+        std::sscanf(m.c_str() + at, "cell (%d, %d", &x, &y);
+        EXPECT_LT((x - 11.5) * (x - 11.5) + (y - 11.5) * (y - 11.5), 16.0) << m;
+    }
+    const auto spec = io::parse_case_string(text);
+    EXPECT_EQ(spec.run.density_min, -0.05);
+    sim::Simulation run(spec, sim::BackendChoice::Cpu);
+    double mean = 0;
+    run.run(nullptr, [&](const sim::Progress& p) { mean = p.mean_density; });
+    // A's 1 everywhere, B's 0.3 on the disc's nodes and 0.9 elsewhere; both masses kept.
+    int disc = 0;
+    for (int y = 0; y < 24; ++y)
+        for (int x = 0; x < 24; ++x) disc += (x - 11.5) * (x - 11.5) + (y - 11.5) * (y - 11.5) < 16 ? 1 : 0;
+    EXPECT_NEAR(mean, 1.0 + (disc * 0.3 + (576 - disc) * 0.9) / 576, 1e-12);
 }
 
 // multiphase.csv's integrals (sim::multiphase_integrals) on fields of known answer: a

@@ -205,7 +205,9 @@ class Simulation:
 
     def observe(self) -> dict[str, float]:
         """max |u|, the density range and mean (lattice units), and for a [thermal] case the
-        temperature range (in the case's unit)."""
+        temperature range (in the case's unit). Two Shan-Chen components: the density keys
+        are component A's, with rho_b_min, rho_b_max and mean_density_b beside them; the
+        free energy: phi_min and phi_max."""
         return self._sim.observe()
 
     # ---- changes ---------------------------------------------------------------------

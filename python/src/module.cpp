@@ -289,6 +289,15 @@ public:
             d["temperature_min"] = o.theta_min + sim().spec().thermal.reference;
             d["temperature_max"] = o.theta_max + sim().spec().thermal.reference;
         }
+        // Two Shan-Chen components: rho is A's density, theta B's; the free energy's theta is phi.
+        if (sim::two_components(sim().spec())) {
+            d["rho_b_min"] = o.theta_min;
+            d["rho_b_max"] = o.theta_max;
+            d["mean_density_b"] = o.mean_theta();
+        } else if (sim().spec().multiphase.enabled && sim().spec().multiphase.free_energy) {
+            d["phi_min"] = o.theta_min;
+            d["phi_max"] = o.theta_max;
+        }
         return d;
     }
 

@@ -131,6 +131,8 @@ struct Observation {
     double theta_min = 0, theta_max = 0, theta_sum = 0;
     double bad_theta = 0;  // theta at bad_cell
     double mean_density() const { return fluid_cells > 0 ? mass / double(fluid_cells) : 0; }
+    /// The mean of theta over the fluid (two Shan-Chen components: B's mean density).
+    double mean_theta() const { return fluid_cells > 0 ? theta_sum / double(fluid_cells) : 0; }
 };
 
 /// What the next step starts from, for a checkpoint (io/checkpoint.hpp): the

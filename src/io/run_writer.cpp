@@ -584,11 +584,16 @@ void RunWriter::write_multiphase(std::int64_t step, const std::vector<double>& r
 void RunWriter::write_probes(std::int64_t step, const std::vector<double>& values) {
     if (!lead_) return;  // every rank holds every probe's values
     const bool si = spec_.units.si, thermal = spec_.thermal.enabled;
+    // A sample's fifth value (Engine::sample's theta): the temperature, B's density (two
+    // Shan-Chen components, whose rho is A's) or the free energy's phi.
+    const bool components = sim::two_components(spec_);
+    const bool phi = spec_.multiphase.enabled && spec_.multiphase.free_energy;
+    const bool second = thermal || components || phi;
     std::string header = "step,time";
     for (const auto& name : spec_.probes.names) {
         for (const char* column : {".ux", ".uy", ".uz"}) header += ',' + csv_field(name + column);
-        header += ',' + csv_field(name + (si ? ".p" : ".rho"));
-        if (thermal) header += ',' + csv_field(name + ".T");
+        header += ',' + csv_field(name + (si ? ".p" : components ? ".rho_a" : ".rho"));
+        if (second) header += ',' + csv_field(name + (thermal ? ".T" : components ? ".rho_b" : ".phi"));
     }
     header += "\n";
     std::string row = std::to_string(step) + ',' + csv_number(time_of(step));
@@ -597,7 +602,7 @@ void RunWriter::write_probes(std::int64_t step, const std::vector<double>& value
         const double* v = &values[5 * k];
         for (int a = 1; a <= 3; ++a) row += ',' + csv_number(v[a] * cv);
         row += ',' + csv_number(si ? spec_.units.pressure_of(v[0]) : v[0]);
-        if (thermal) row += ',' + csv_number(v[4] + spec_.thermal.reference);
+        if (second) row += ',' + csv_number(thermal ? v[4] + spec_.thermal.reference : v[4]);
     }
     append(probes_, header, row + "\n");
 }

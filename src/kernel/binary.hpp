@@ -44,6 +44,7 @@ struct BinaryPart {
     static constexpr bool present = true;      // component B's populations
     static constexpr bool interacting = true;  // the macro-field pass: psi_A, psi_B
     static constexpr bool binary = true;
+    static constexpr bool second_density = true;  // theta (observe): B's density, watched as A's is
     static constexpr int fields = 2;  // per-cell fields of the macro-field pass: psi_A, psi_B
     static constexpr int Q = L::Q;
     using Set = SecondSet<L, Store>;

@@ -38,6 +38,7 @@ struct FreeEnergyPart {
     static constexpr bool present = true;      // the order parameter's populations
     static constexpr bool interacting = true;  // the macro-field pass: phi
     static constexpr bool binary = true;       // the part updates the whole cell
+    static constexpr bool second_density = false;  // theta (observe): phi
     static constexpr int fields = 1;           // per-cell fields of the macro-field pass
     static constexpr int Q = L::Q;
     using Set = SecondSet<L, Store>;

@@ -18,9 +18,10 @@ struct Partial {
         return {1e300, -1e300, 0.0, 0.0, 0.0, INT64_MAX, 0.0, 0, 1e300, -1e300, 0.0};
     }
 
-    /// A fluid cell's scalar: NaN, Inf or beyond 1e30 makes the cell bad.
-    BARRACUDA_HD void add_scalar(std::int64_t cell, double theta) {
-        if (!(theta > -1e30 && theta < 1e30)) {
+    /// A fluid cell's scalar: NaN, Inf or beyond 1e30 makes the cell bad, and (a second
+    /// component's density) outside [lo, hi].
+    BARRACUDA_HD void add_scalar(std::int64_t cell, double theta, double lo = -1e30, double hi = 1e30) {
+        if (!(theta > -1e30 && theta < 1e30 && theta >= lo && theta <= hi)) {
             if (cell < bad_cell) bad_cell = cell;
             return;
         }

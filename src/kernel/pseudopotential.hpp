@@ -88,6 +88,7 @@ struct PseudopotentialPart {
     static constexpr bool present = false;     // no populations of its own
     static constexpr bool interacting = true;  // a macro-field pass, a force from neighbours
     static constexpr bool binary = false;      // one component (two: kernel/binary.hpp)
+    static constexpr bool second_density = false;
     static constexpr int fields = 1;           // per-cell fields of the macro-field pass: psi
     static constexpr int Q = 1;                // array sizes in code that `if constexpr` removes
 

@@ -43,6 +43,7 @@ struct ScalarPart {
     static constexpr bool present = true;
     static constexpr bool interacting = false;  // no macro-field pass (kernel/pseudopotential.hpp)
     static constexpr bool binary = false;       // a scalar, not a fluid component (kernel/binary.hpp)
+    static constexpr bool second_density = false;
     static constexpr int Q = Ls::Q;
 
     Store store;
@@ -248,6 +249,7 @@ struct NoScalarPart {
     static constexpr bool present = false;
     static constexpr bool interacting = false;
     static constexpr bool binary = false;
+    static constexpr bool second_density = false;
     static constexpr int Q = 1;  // array sizes in code that `if constexpr` removes
     template <int>
     BARRACUDA_HD NoScalarPart fixed() const { return {}; }

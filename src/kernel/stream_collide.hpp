@@ -239,6 +239,9 @@ struct Observer {
     static constexpr bool coupled = Scalar::present;  // a second distribution (stored, exchanged, checkpointed)
     static constexpr bool binary = Scalar::binary;    // ... a second fluid component (kernel/binary.hpp)
     static constexpr bool thermal = coupled && !binary;  // ... a scalar (kernel/scalar.hpp)
+    // theta is a second component's density (two Shan-Chen components): the stability watch
+    // holds it to the density range as it does rho (the first component's).
+    static constexpr bool second_density = Scalar::second_density;
     Gather<L, Eq, Store> in;
     Scalar scalar{};
 
@@ -344,6 +347,7 @@ struct StreamCollide {
     static constexpr bool coupled = Scalar::present;  // a second distribution (stored, exchanged, checkpointed)
     static constexpr bool binary = Scalar::binary;    // ... a second fluid component: its part updates the cell
     static constexpr bool thermal = coupled && !binary;  // ... a scalar
+    static constexpr bool second_density = Scalar::second_density;  // theta: B's density (Observer)
     // The Shan-Chen interaction (kernel/pseudopotential.hpp): the force of each cell from
     // its neighbours' field. Its engines run every boundary cell through update_boundary
     // (a record does not say which of its reflected links cross an open face).

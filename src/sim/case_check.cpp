@@ -347,9 +347,17 @@ void check_run_output(const CaseSpec& spec) {
     if (r.check_interval < 1) fail("run.check_interval = " + std::to_string(r.check_interval) + ": must be >= 1");
     if (!(r.steady_tolerance >= 0))
         fail("run.steady_tolerance = " + value_text(r.steady_tolerance) + ": must be >= 0 (0 turns the steady-state stop off)");
-    if (!(r.density_min > 0 && r.density_min < 1 && r.density_max > 1))
+    // Two Shan-Chen components: each one's density is watched, and the minor one may dip
+    // slightly below zero (case_file.cpp's default), so min may be down to -1.
+    if (two_components(spec)) {
+        if (!(r.density_min > -1 && r.density_min < 1 && r.density_max > 1))
+            fail("run.density_range = [" + value_text(r.density_min) + ", " + value_text(r.density_max) +
+                 "]: need -1 < min < 1 < max with two components (the run stops when either component's "
+                 "density leaves this range)");
+    } else if (!(r.density_min > 0 && r.density_min < 1 && r.density_max > 1)) {
         fail("run.density_range = [" + value_text(r.density_min) + ", " + value_text(r.density_max) +
              "]: need 0 < min < 1 < max (the run stops when the density leaves this range)");
+    }
 
     const OutputSpec& o = spec.output;
     if (o.directory.empty()) fail("output.directory = \"\": must not be empty");

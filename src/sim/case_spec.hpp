@@ -278,6 +278,12 @@ struct CaseSpec {
     bool operator==(const CaseSpec&) const = default;
 };
 
+/// Two Shan-Chen components (multiphase.model = "shan-chen-binary"): the observed rho is
+/// A's density, theta B's; both are densities (the free energy's theta is phi).
+inline bool two_components(const CaseSpec& spec) {
+    return spec.multiphase.enabled && spec.multiphase.binary && !spec.multiphase.free_energy;
+}
+
 /// Steps between force samples: forces.interval, or its default.
 inline std::int64_t force_interval(const CaseSpec& spec) {
     if (spec.forces.interval > 0) return spec.forces.interval;

@@ -850,10 +850,17 @@ std::optional<Divergence> divergence_in(const CaseSpec& spec, const Observation&
     } else if (o.bad_speed >= 1.0) {
         d.field = "velocity", d.value = o.bad_speed;
         m << "velocity |u| = " << o.bad_speed << " at or above the lattice speed 1";
+    } else if (const bool a_in = o.bad_density >= spec.run.density_min && o.bad_density <= spec.run.density_max;
+               two_components(spec) && (a_in || !std::isfinite(o.bad_theta))) {
+        // B's density is what left the range (or became NaN): the observation names the
+        // cell for either component.
+        d.field = "density_b", d.value = o.bad_theta;
+        m << "component B's density = " << o.bad_theta << " outside run.density_range [" << spec.run.density_min
+          << ", " << spec.run.density_max << "] (A's: " << o.bad_density << ")";
     } else {
         d.field = "density", d.value = o.bad_density;
-        m << "density = " << o.bad_density << " outside run.density_range [" << spec.run.density_min << ", "
-          << spec.run.density_max << "]";
+        m << (two_components(spec) ? "component A's density = " : "density = ") << o.bad_density
+          << " outside run.density_range [" << spec.run.density_min << ", " << spec.run.density_max << "]";
     }
     if (std::isfinite(o.bad_speed) && o.bad_speed < 1.0) m << " (|u| = " << o.bad_speed << ")";
     m << ". The last good output is kept; lower the velocity, raise tau (viscosity) or refine the grid.";
@@ -930,7 +937,10 @@ RunResult Simulation::run(OutputSink* sink, const std::function<void(const Progr
         kernel::Partial p = kernel::Partial::identity();
         for (std::size_t c = 0; c < rho.size(); ++c)
             p.add_cell(std::int64_t(c), rho[c], u[3 * c], u[3 * c + 1], u[3 * c + 2], run.density_min, run.density_max);
-        for (std::size_t c = 0; c < temperature.size(); ++c) p.add_scalar(std::int64_t(c), temperature[c]);
+        const bool components = two_components(spec_);  // rho_B watched as rho_A
+        for (std::size_t c = 0; c < temperature.size(); ++c)
+            p.add_scalar(std::int64_t(c), temperature[c], components ? run.density_min : -1e30,
+                         components ? run.density_max : 1e30);
         if (parallel::Comm::world().any(p.bad_cell != INT64_MAX)) {
             check(step, false, false);  // names the cell (every rank); the samples wait for the verdict
             diverged("the run diverged at step " + std::to_string(step) +
@@ -1109,7 +1119,9 @@ RunResult Simulation::run(OutputSink* sink, const std::function<void(const Progr
                 p.mlups = s > 0 ? double(step - start) * double(spec_.stored_nodes()) / s / 1e6 : 0;
                 p.eta_seconds = step > start ? s / double(step - start) * double(run.steps - step) : 0;
                 p.u_max = o.u_max;
-                p.mean_density = o.mean_density();
+                // Two components: the fluid's mean density, A's and B's (the progress line's
+                // "mean rho", conserved as each mass is).
+                p.mean_density = o.mean_density() + (two_components(spec_) ? o.mean_theta() : 0.0);
                 if (spec_.units.si) {
                     p.simulated_seconds = double(step) * spec_.units.dt();
                     p.realtime_factor = s > 0 ? double(step - start) * spec_.units.dt() / s : 0;

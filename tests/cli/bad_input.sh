@@ -641,6 +641,15 @@ expect "initial density beyond Carnahan-Starling's pole" 3 "initial.density" "be
     printf 'density_b = "(x - 7.5)^2 + (y - 7.5)^2 < 16 ? 1 : 0.05"\n'
 } >binary.toml
 expect_runs "base case with two components" binary.toml pvd
+checks=$((checks + 1))
+"$BIN" run binary.toml --backend cpu -q --set "output.directory=$T/binary-out" --set 'probes.points=[[7, 7]]' \
+    >"$LOG/stdout" 2>"$LOG/stderr" || true
+if grep -q 'density of A in \[.*\], of B in \[' "$LOG/stdout" && head -1 "$T"/binary-out/probes.csv 2>/dev/null | grep -q '\.rho_a,.*\.rho_b$'; then
+    echo "ok   two components: the summary gives both densities, probes.csv has rho_a and rho_b"
+else
+    fail "two components: the summary or probes.csv lacks a component ($(head -1 "$T"/binary-out/probes.csv 2>/dev/null))"
+fi
+rm -rf "$T/binary-out"
 expect "mixing with two components" 3 "multiphase.mixing" "model = \"shan-chen\"" -- run binary.toml --backend cpu -q \
     --set multiphase.mixing=1.2
 checks=$((checks + 1))

@@ -224,7 +224,8 @@ public:
                 p.add_cell(c, r, v[0], v[1], v[2], lo, hi);
                 if (kernel::path_of(class_[std::size_t(c)]) != kernel::Solid) {
                     p.add_fluid(double(r));
-                    if constexpr (coupled) p.add_scalar(c, double(th));
+                    if constexpr (coupled)
+                        p.add_scalar(c, double(th), Kernel::second_density ? lo : -1e30, Kernel::second_density ? hi : 1e30);
                 }
                 if (track_change) {
                     T* pu = &prev_u_[3 * c];

@@ -200,7 +200,7 @@ __global__ void __launch_bounds__(block_size) observe_kernel(const __grid_consta
         p.add_cell(cell, r, v[0], v[1], v[2], lo, hi);
         if (kernel::path_of(k.in.node_class[cell]) != kernel::Solid) {
             p.add_fluid(double(r));
-            if constexpr (K::coupled) p.add_scalar(cell, double(th));
+            if constexpr (K::coupled) p.add_scalar(cell, double(th), K::second_density ? lo : -1e30, K::second_density ? hi : 1e30);
         }
         if (prev_u) {
             T* pu = prev_u + 3 * cell;

@@ -66,6 +66,7 @@ sim::CaseSpec two_layers(int nx, int ny, const std::string& a, const std::string
     auto s = box(nx, ny);
     s.multiphase.shan_chen.psi = physics::Pseudopotential::Linear;
     s.multiphase.shan_chen.g = coupling;
+    s.run.density_min = -0.05;  // each component's density is watched (io/case_file.cpp's default)
     s.initial_density_expression = a;
     s.multiphase.density_b_expression = b;
     return s;
