@@ -58,7 +58,7 @@ OutputError = _core.OutputError
 """A file could not be written or read (an OSError)."""
 DivergenceError = _core.DivergenceError
 """The run became unstable. Attributes: step, cell (x, y, z), field ("density", "velocity",
-"temperature") and value; a face expression that went bad gives field "expression" and
+"temperature", or "density_b": two Shan-Chen components' B) and value; a face expression that went bad gives field "expression" and
 cell None. The simulation keeps the diverged state; make a new one."""
 
 #: Values of node_kinds(): what each node is.

@@ -19,10 +19,13 @@ struct Partial {
     }
 
     /// A fluid cell's scalar: NaN, Inf or beyond 1e30 makes the cell bad, and (a second
-    /// component's density) outside [lo, hi].
+    /// component's density) outside [lo, hi]; such a finite value still counts in the sum
+    /// (B's mass, as add_fluid counts A's whatever its range).
     BARRACUDA_HD void add_scalar(std::int64_t cell, double theta, double lo = -1e30, double hi = 1e30) {
-        if (!(theta > -1e30 && theta < 1e30 && theta >= lo && theta <= hi)) {
+        const bool finite = theta > -1e30 && theta < 1e30;
+        if (!(finite && theta >= lo && theta <= hi)) {
             if (cell < bad_cell) bad_cell = cell;
+            if (finite) theta_sum += theta;
             return;
         }
         theta_min = theta < theta_min ? theta : theta_min;

@@ -855,8 +855,11 @@ std::optional<Divergence> divergence_in(const CaseSpec& spec, const Observation&
         // B's density is what left the range (or became NaN): the observation names the
         // cell for either component.
         d.field = "density_b", d.value = o.bad_theta;
-        m << "component B's density = " << o.bad_theta << " outside run.density_range [" << spec.run.density_min
-          << ", " << spec.run.density_max << "] (A's: " << o.bad_density << ")";
+        if (std::isfinite(o.bad_theta))
+            m << "component B's density = " << o.bad_theta << " outside run.density_range [" << spec.run.density_min
+              << ", " << spec.run.density_max << "] (A's: " << o.bad_density << ")";
+        else
+            m << "component B's density = NaN/Inf (A's: " << o.bad_density << ")";
     } else {
         d.field = "density", d.value = o.bad_density;
         m << (two_components(spec) ? "component A's density = " : "density = ") << o.bad_density
@@ -937,10 +940,15 @@ RunResult Simulation::run(OutputSink* sink, const std::function<void(const Progr
         kernel::Partial p = kernel::Partial::identity();
         for (std::size_t c = 0; c < rho.size(); ++c)
             p.add_cell(std::int64_t(c), rho[c], u[3 * c], u[3 * c + 1], u[3 * c + 2], run.density_min, run.density_max);
-        const bool components = two_components(spec_);  // rho_B watched as rho_A
-        for (std::size_t c = 0; c < temperature.size(); ++c)
-            p.add_scalar(std::int64_t(c), temperature[c], components ? run.density_min : -1e30,
-                         components ? run.density_max : 1e30);
+        // Two components: rho_B is watched as rho_A is, over the fluid nodes (a solid node
+        // reports rho_B = 0, as the engines' observe, which skips it, knows).
+        const bool components = two_components(spec_);
+        if (components && output_kind_.empty()) output_kind_ = output_node_kinds(spec_, &sub_);
+        for (std::size_t c = 0; c < temperature.size(); ++c) {
+            const bool watched = components && output_kind_[c] != boundary::Solid;
+            p.add_scalar(std::int64_t(c), temperature[c], watched ? run.density_min : -1e30,
+                         watched ? run.density_max : 1e30);
+        }
         if (parallel::Comm::world().any(p.bad_cell != INT64_MAX)) {
             check(step, false, false);  // names the cell (every rank); the samples wait for the verdict
             diverged("the run diverged at step " + std::to_string(step) +

@@ -132,7 +132,7 @@ std::int64_t available_memory(BackendChoice backend);
 struct Divergence {
     std::int64_t step = 0;
     std::array<int, 3> cell{0, 0, 0};  // whole-box coordinates
-    std::string field;                 // "density", "velocity" or "temperature"
+    std::string field;                 // "density", "velocity", "temperature" or "density_b" (two components)
     double value = 0;                  // the value found there (NaN/Inf, |u| or rho)
     std::string message;
 };
@@ -241,7 +241,7 @@ private:
     std::unique_ptr<FaceValues> face_values_;  // faces given by expressions
     Probes probes_;
     TimeAverage average_;
-    std::vector<std::uint8_t> output_kind_;     // D3Q13: the whole box's node kinds, for expand_sublattice
+    std::vector<std::uint8_t> output_kind_;     // the owned nodes' kinds (output_node_kinds): D3Q13's expand_sublattice, two components' watch
     std::vector<double> face_buffer_;  // impose_face_values's, kept between steps
     std::int64_t time_ = 0;
 };
