@@ -294,17 +294,15 @@ int run_command(const RunOptions& options) {
             const double simulated = double(r.steps - resumed.step) * spec.units.dt();
             std::cout << "; " << simulated << " s simulated, " << simulated / r.wall_seconds << "x real time";
         }
-        std::cout << "\n";
-        if (sim::two_components(spec)) {
-            // The observation's rho is A's density, theta B's (sim::two_components).
-            std::cout << "max |u| = " << r.last.u_max << ", density of A in [" << r.last.rho_min << ", "
-                      << r.last.rho_max << "], of B in [" << r.last.theta_min << ", " << r.last.theta_max
-                      << "], mean over the fluid " << r.last.mean_density() + r.last.mean_theta() << " (A "
-                      << r.last.mean_density() << ", B " << r.last.mean_theta() << ")";
-        } else {
-            std::cout << "max |u| = " << r.last.u_max << ", density in [" << r.last.rho_min << ", " << r.last.rho_max
-                      << "], mean over the fluid " << r.last.mean_density();
-        }
+        std::cout << "\n" << "max |u| = " << r.last.u_max << ", ";
+        if (sim::two_components(spec))  // the observation's rho is A's density, theta B's
+            std::cout << "density of A in [" << r.last.rho_min << ", " << r.last.rho_max << "], of B in ["
+                      << r.last.theta_min << ", " << r.last.theta_max << "], mean over the fluid "
+                      << r.last.mean_density() + r.last.mean_theta() << " (A " << r.last.mean_density() << ", B "
+                      << r.last.mean_theta() << ")";
+        else
+            std::cout << "density in [" << r.last.rho_min << ", " << r.last.rho_max << "], mean over the fluid "
+                      << r.last.mean_density();
         if (spec.multiphase.enabled && spec.multiphase.free_energy)
             std::cout << "; phi in [" << r.last.theta_min << ", " << r.last.theta_max << "]";
         if (spec.thermal.enabled)
