@@ -20,6 +20,7 @@
 #include "kernel/reflecting_cells.hpp"
 #include "lattice/scalar_sets.hpp"
 #include "physics/advection_diffusion.hpp"
+#include "storage/access.hpp"
 #include "storage/layout.hpp"
 
 namespace barracuda::kernel {
@@ -204,7 +205,7 @@ struct ScalarPart {
         BARRACUDA_UNROLL
         for (int i = 0; i < Ls::Q; ++i) {
             const bool fluid = ((rows >> (4 * Ls::opposite(i))) & 15u) == ReflectingCell::streamed_row;
-            store.put(i, cell, Layout::template neighbour<Ls>(s, cell, i, +1), fluid, g[i], ~word);
+            store.put(i, cell, Layout::template neighbour<Ls>(s, cell, i, +1), fluid, g[i], storage::second_word(word));
         }
     }
 
@@ -213,7 +214,7 @@ struct ScalarPart {
                                std::uint32_t word) const {
         BARRACUDA_UNROLL
         for (int i = 0; i < Ls::Q; ++i)
-            store.put(i, cell, Layout::template neighbour<Ls>(s, cell, i, +1), true, g[i], ~word);
+            store.put(i, cell, Layout::template neighbour<Ls>(s, cell, i, +1), true, g[i], storage::second_word(word));
     }
 
     template <class Layout>
@@ -224,11 +225,11 @@ struct ScalarPart {
             BARRACUDA_UNROLL
             for (int i = 0; i < Ls::Q; ++i) {
                 const LinkSource to = link_source<Ls>(layout, flow, node_class, pos, Ls::opposite(i));
-                store.put(i, cell, to.from, to.kind == LinkKind::Streamed, g[i], ~word);
+                store.put(i, cell, to.from, to.kind == LinkKind::Streamed, g[i], storage::second_word(word));
             }
         } else {
             BARRACUDA_UNROLL
-            for (int i = 0; i < Ls::Q; ++i) store.put(i, cell, cell, true, g[i], ~word);
+            for (int i = 0; i < Ls::Q; ++i) store.put(i, cell, cell, true, g[i], storage::second_word(word));
         }
     }
 

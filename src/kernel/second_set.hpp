@@ -10,6 +10,7 @@
 #include "boundary/parameters.hpp"
 #include "kernel/links.hpp"
 #include "lattice/lattice.hpp"
+#include "storage/access.hpp"
 #include "storage/layout.hpp"
 
 namespace barracuda::kernel {
@@ -71,7 +72,7 @@ struct SecondSet {
         for (int i = 0; i < Q; ++i) {
             const storage::index_t to = Layout::template neighbour<L>(s, cell, i, +1);
             in.store.put(i, cell, to, true, f[i], word);
-            store.put(i, cell, to, true, g[i], ~word);
+            store.put(i, cell, to, true, g[i], storage::second_word(word));
         }
     }
 
@@ -85,10 +86,10 @@ struct SecondSet {
             if (in.store.needs_destination()) {
                 const LinkSource to = in.destination(pos, i);
                 in.store.put(i, cell, to.from, to.kind == LinkKind::Streamed, f[i], word);
-                store.put(i, cell, to.from, to.kind == LinkKind::Streamed, g[i], ~word);
+                store.put(i, cell, to.from, to.kind == LinkKind::Streamed, g[i], storage::second_word(word));
             } else {
                 in.store.put(i, cell, cell, true, f[i], word);
-                store.put(i, cell, cell, true, g[i], ~word);
+                store.put(i, cell, cell, true, g[i], storage::second_word(word));
             }
         }
     }

@@ -148,10 +148,10 @@ struct Entropic {
         const T omega = T(solve_alpha(f, d)) * beta;
         const T force_weight = T(1) - T(0.5) * omega;
         BARRACUDA_UNROLL
-        for (int i = 0; i < L::Q; ++i) {
-            T fi = f[i] + omega * d[i];
-            if (forced) fi += force_weight * guo_source<L>(i, s.u, force);
-            f[i] = fi;
+        for (int i = 0; i < L::Q; ++i) f[i] += omega * d[i];
+        if (forced) {  // behind one test, not one per population (collision_bgk.hpp)
+            BARRACUDA_UNROLL
+            for (int i = 0; i < L::Q; ++i) f[i] += force_weight * guo_source<L>(i, s.u, force);
         }
     }
 };

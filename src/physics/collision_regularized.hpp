@@ -41,7 +41,13 @@ struct Regularized {
             const T c0 = T(L::c(i, 0)), c1 = T(L::c(i, 1)), c2 = T(L::c(i, 2));
             pi[0] += c0 * c0 * d, pi[1] += c1 * c1 * d, pi[2] += c2 * c2 * d;
             pi[3] += c0 * c1 * d, pi[4] += c0 * c2 * d, pi[5] += c1 * c2 * d;
-            if (forced) j[0] += c0 * d, j[1] += c1 * d, j[2] += c2 * d;
+        }
+        if (forced) {  // behind one test, not one per population (collision_bgk.hpp)
+            BARRACUDA_UNROLL
+            for (int i = 0; i < L::Q; ++i) {
+                const T d = f[i] - feq[i];
+                j[0] += T(L::c(i, 0)) * d, j[1] += T(L::c(i, 1)) * d, j[2] += T(L::c(i, 2)) * d;
+            }
         }
         const T w = les_factor > T(0) ? smagorinsky_omega(pi, T(1) + drho, tau0, les_factor) : omega;
         const T keep = T(1) - w, force_weight = T(1) - T(0.5) * w;
@@ -51,13 +57,13 @@ struct Regularized {
         BARRACUDA_UNROLL
         for (int a = 0; a < 3; ++a) j[a] *= keep * inv_cs2;
         BARRACUDA_UNROLL
-        for (int i = 0; i < L::Q; ++i) {
-            T fi = feq[i] + hermite2_non_equilibrium<L>(i, pi);
-            if (forced) {
-                fi += T(L::w(i)) * (T(L::c(i, 0)) * j[0] + T(L::c(i, 1)) * j[1] + T(L::c(i, 2)) * j[2]);
-                fi += force_weight * guo_source<L>(i, u, force);
+        for (int i = 0; i < L::Q; ++i) f[i] = feq[i] + hermite2_non_equilibrium<L>(i, pi);
+        if (forced) {
+            BARRACUDA_UNROLL
+            for (int i = 0; i < L::Q; ++i) {
+                f[i] += T(L::w(i)) * (T(L::c(i, 0)) * j[0] + T(L::c(i, 1)) * j[1] + T(L::c(i, 2)) * j[2]);
+                f[i] += force_weight * guo_source<L>(i, u, force);
             }
-            f[i] = fi;
         }
     }
 };

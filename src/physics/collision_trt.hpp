@@ -49,12 +49,15 @@ struct Trt {
             const T feq_i = feq[i], feq_o = feq[o];
             const T neq_plus = T(0.5) * ((f[i] + f[o]) - (feq_i + feq_o));
             const T neq_minus = T(0.5) * ((f[i] - f[o]) - (feq_i - feq_o));
-            T fi = f[i] - omega_p * neq_plus - omega_m * neq_minus;
-            if (forced) {
+            out[i] = f[i] - omega_p * neq_plus - omega_m * neq_minus;
+        }
+        if (forced) {  // behind one test, not one per population (collision_bgk.hpp)
+            BARRACUDA_UNROLL
+            for (int i = 0; i < L::Q; ++i) {
+                const int o = L::opposite(i);
                 const T si = guo_source<L>(i, u, force), so = guo_source<L>(o, u, force);
-                fi += wp * T(0.5) * (si + so) + wm * T(0.5) * (si - so);
+                out[i] += wp * T(0.5) * (si + so) + wm * T(0.5) * (si - so);
             }
-            out[i] = fi;
         }
         BARRACUDA_UNROLL
         for (int i = 0; i < L::Q; ++i) f[i] = out[i];

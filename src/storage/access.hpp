@@ -36,27 +36,55 @@ BARRACUDA_HD T load(const S* p, index_t at) {
     return from_storage<T, E>(p[at]);
 }
 
-/// A post-collision population: binary16 storage rounds stochastically when the
-/// store has a step clock (half.hpp), with the cell's draw from cell_draw();
-/// wider types store as they are. E: half_exponent of the store's lattice.
-template <int E, class S, class T>
-BARRACUDA_HD void store_population(S* p, index_t at, T v, bool stochastic, std::uint32_t cell_word, int i) {
-    if constexpr (sizeof(S) == 2) {
-        if (stochastic) {
-            p[at] = to_half_stochastic(float(v) * power_of_two(E), direction_draw(cell_word, i));
-            return;
-        }
+/// Where each direction's array of a structure-of-arrays store begins: base + i cells
+/// for direction i (a null base stays null). The fused kernels address population i
+/// of a cell from these: made on the host, they reach a GPU kernel among its
+/// parameters (constant memory), and an address costs two instructions, the cell's
+/// offset added to a constant, where the 64-bit i * cells + cell and its scaling took
+/// four to six a population (FP16 storage is bound by instruction issue; issue 20).
+template <class S, int Q>
+struct DirectionArrays {
+    S* at[Q];
+
+    DirectionArrays() = default;
+    BARRACUDA_HD DirectionArrays(S* base, index_t cells) {
+        for (int i = 0; i < Q; ++i) at[i] = base ? base + i * cells : nullptr;
     }
-    p[at] = to_storage<S, E>(v);
+};
+
+/// The word with which store_population rounds to nearest (ties away from zero) instead
+/// of stochastically: every direction's draw of it is 2^31 (an odd multiple of 2^31 is
+/// 2^31 modulo 2^32), whose top 13 bits add half a binary16 unit before the truncation.
+/// A store without a step clock (initial states, walls' overwrites) rounds with it.
+inline constexpr std::uint32_t nearest_word = 0x80000000u;
+
+/// The word of a second set of populations at the cell (a coupled scalar, a second
+/// component) from the flow's: another uniform word, by an odd multiplier, so that
+/// nearest_word stays itself.
+BARRACUDA_HD constexpr std::uint32_t second_word(std::uint32_t word) { return word * 0x2c1b3c6du; }
+
+/// A post-collision population. Binary16 storage rounds it with the cell's word: from
+/// draw() (cell_word below), stochastic; nearest_word, to nearest. One path, with no
+/// test of which: the kernels are bound by instruction issue in FP16 (issue 20), and a
+/// run-time choice between the two roundings compiled to both, predicated, at every
+/// store (two issue slots a population). Wider types store as they are.
+/// E: half_exponent of the store's lattice.
+template <int E, class S, class T>
+BARRACUDA_HD void store_population(S* p, index_t at, T v, std::uint32_t cell_word, int i) {
+    if constexpr (sizeof(S) == 2) {
+        p[at] = to_half_stochastic<E>(float(v), direction_draw(cell_word, i));
+    } else {
+        p[at] = S(v);
+    }
 }
 
-/// The per-cell random word of a store with a step clock (0 otherwise).
+/// The per-cell word of a store: random with a step clock, else nearest_word.
 template <class S>
 BARRACUDA_HD std::uint32_t cell_word(const std::uint32_t* clock, index_t cell) {
     if constexpr (sizeof(S) == 2) {
         if (clock) return cell_draw(cell, *clock);
     }
-    return 0;
+    return nearest_word;
 }
 
 }  // namespace barracuda::storage

@@ -88,16 +88,31 @@ BARRACUDA_HD Half to_half_toward_zero(float value) {
 /// integers) kept the FP16 kernels at 54% of the copy bandwidth (issue 20).
 /// NaN stays NaN: the maximum keeps the bits of a NaN whose payload the word would
 /// carry over into the sign bit (the GPU's canonical NaN, 0x7fffffff). Negative NaNs
-/// with such payloads do not reach here: arithmetic gives 0x7fffffff on the GPU and
-/// 0xffc00000 on x86, and stored NaNs convert back with zeros in their low 13 bits.
+/// with such payloads do not reach here on the GPU (arithmetic gives 0x7fffffff, and
+/// stored NaNs convert back with zeros in their low 13 bits); the host's (x86 gives
+/// 0xffc00000) are stored as the GPU's NaN, before any arithmetic on their bits.
+///
+/// E: the value is stored times 2^E (access.hpp's half_exponent). The power of two is
+/// added to the float's exponent field in the same integer addition as the word (for
+/// a normal float, bits + E 2^23 are the bits of value 2^E exactly): one instruction
+/// a population less than a multiply, in kernels bound by instruction issue (issue
+/// 20). It gives the product's result for every |value| < 2^(128 - E) and for NaN and
+/// +infinity (a positive carry into the sign bit leaves the maximum with the value's
+/// own bits, which truncate to the largest binary16 or stay infinite); beyond, where a
+/// run has long diverged (binary16 keeps |value 2^E| <= 65504), a negative value's sum
+/// wraps to a positive one near 0 and is stored as +0, on the GPU and the host alike.
+template <int E = 0>
 BARRACUDA_HD Half to_half_stochastic(float value, std::uint32_t random) {
+    static_assert(E >= 0 && E < 64, "a non-negative power of two that keeps the exponent field");
     std::uint32_t bits;
 #if defined(__CUDA_ARCH__)
     bits = __float_as_uint(value);
 #else
+    if (value != value) return Half{0x7fffu};  // the host's NaN (see above)
     std::memcpy(&bits, &value, 4);
 #endif
-    const std::int32_t added = std::int32_t(bits + (random >> 19)), kept = std::int32_t(bits);
+    const std::uint32_t add = (random >> 19) + (std::uint32_t(E) << 23);
+    const std::int32_t added = std::int32_t(bits + add), kept = std::int32_t(bits);
     const std::uint32_t up = std::uint32_t(added > kept ? added : kept);
 #if defined(__CUDA_ARCH__)
     return to_half_toward_zero(__uint_as_float(up));

@@ -39,7 +39,12 @@ struct InPlace {
     S* f;
     index_t cells;
     bool odd;                              // parity of the step about to run (used when Parity < 0)
-    const std::uint32_t* clock = nullptr;  // step counter for stochastic FP16 rounding (null: nearest)
+    const std::uint32_t* clock = nullptr;  // step counter for stochastic FP16 rounding (null: draw() gives nearest_word)
+    DirectionArrays<S, L::Q> f_at;         // f + i cells (access.hpp)
+
+    InPlace() = default;
+    BARRACUDA_HD InPlace(S* populations, index_t n, bool odd_step, const std::uint32_t* step_clock = nullptr)
+        : f(populations), cells(n), odd(odd_step), clock(step_clock), f_at(populations, n) {}
 
     template <int P>
     BARRACUDA_HD with_parity<P> fixed() const { return {f, cells, P == 1, clock}; }
@@ -50,7 +55,9 @@ struct InPlace {
     }
     BARRACUDA_HD bool needs_destination() const { return is_odd(); }
 
-    BARRACUDA_HD T streamed(int i, index_t cell, index_t from) const { return read(streamed_slot(i, cell, from)); }
+    BARRACUDA_HD T streamed(int i, index_t cell, index_t from) const {
+        return is_odd() ? load<T, E>(f_at.at[L::opposite(i)], from) : load<T, E>(f_at.at[i], cell);
+    }
     BARRACUDA_HD T reflected(int i, index_t cell) const { return read(reflected_slot(i, cell)); }
     /// Where streamed() and reflected() read, and the read itself (as two_copy.hpp).
     BARRACUDA_HD index_t streamed_slot(int i, index_t cell, index_t from) const {
@@ -59,10 +66,9 @@ struct InPlace {
     BARRACUDA_HD index_t reflected_slot(int i, index_t cell) const { return i * cells + cell; }
     BARRACUDA_HD T read(index_t slot) const { return load<T, E>(f, slot); }
     BARRACUDA_HD std::uint32_t draw(index_t cell) const { return cell_word<S>(clock, cell); }
-    BARRACUDA_HD void put(int i, index_t cell, index_t to, bool fluid, T v, std::uint32_t word = 0) const {
-        const bool stochastic = clock != nullptr;
-        if (is_odd() && fluid) store_population<E>(f, i * cells + to, v, stochastic, word, i);
-        else store_population<E>(f, L::opposite(i) * cells + cell, v, stochastic, word, i);
+    BARRACUDA_HD void put(int i, index_t cell, index_t to, bool fluid, T v, std::uint32_t word = nearest_word) const {
+        if (is_odd() && fluid) store_population<E>(f_at.at[i], to, v, word, i);
+        else store_population<E>(f_at.at[L::opposite(i)], cell, v, word, i);
     }
     /// f*_i of the last completed step (whose parity was !odd).
     BARRACUDA_HD T posted(int i, index_t cell, index_t to, bool fluid) const {
@@ -71,7 +77,7 @@ struct InPlace {
     }
     /// Replaces what reflected(i, cell) reads, between steps (kernel/interpolated_wall.hpp).
     BARRACUDA_HD void overwrite_reflected(int i, index_t cell, T v) const {
-        store_population<E>(f, i * cells + cell, v, false, 0, i);
+        store_population<E>(f, i * cells + cell, v, nearest_word, i);
     }
 };
 

@@ -84,15 +84,44 @@ BARRACUDA_HD Hop hop(const Layout& layout, const int (&pos)[3], int i, int sign)
     return {exits ? 0 : layout.index(to[0], to[1], to[2]), exits};
 }
 
+/// Exact division of 32-bit numbers by a divisor fixed when a layout is made, by
+/// two multiplications (Lemire, Kaser & Kurz 2019, "Faster remainder by direct
+/// computation", Softw. Pract. Exper. 49: with M = ceil(2^64 / d), floor(n / d) is
+/// the high 64 bits of M n for every n < 2^32 and 1 < d < 2^32). A GPU divides a
+/// 32-bit number by one known only at run time in about 20 instructions (a
+/// reciprocal and its corrections), and the bulk kernel's position took two
+/// divisions: 50 of FP16 storage's 836 instructions a cell (Nsight Compute, issue
+/// 20). Host and GPU run the same arithmetic; tests/test_storage.cpp checks it
+/// against the division.
+struct Divisor {
+    std::uint64_t magic = 0;  // ceil(2^64 / d); 0 for d = 1
+    std::uint32_t d = 1;
+
+    Divisor() = default;
+    BARRACUDA_HD explicit Divisor(std::uint32_t divisor)
+        : magic(divisor > 1 ? ~std::uint64_t(0) / divisor + 1 : 0), d(divisor) {}
+    BARRACUDA_HD std::uint32_t quotient(std::uint32_t n) const {
+        // The high 64 bits of the 96-bit product, from two 32 x 32 -> 64 multiplications.
+        const std::uint64_t low = std::uint64_t(std::uint32_t(magic)) * n;
+        const std::uint64_t high = std::uint64_t(std::uint32_t(magic >> 32)) * n + (low >> 32);
+        return d > 1 ? std::uint32_t(high >> 32) : n;
+    }
+};
+
+/// The divisors of a box's cell index: the stored nodes of a row along x, and n[1].
+struct RowDivisors {
+    Divisor row, ny;
+};
+
 /// (x, y, z) of cell in a box of rows of `row` stored nodes along x; 32-bit division
-/// where the box allows it (64-bit division costs a GPU tens of instructions a call).
-BARRACUDA_HD void row_position(index_t cell, int row, int ny, int nz, int (&pos)[3]) {
+/// (by the box's divisors) where the box allows it.
+BARRACUDA_HD void row_position(index_t cell, int row, int ny, int nz, const RowDivisors& by, int (&pos)[3]) {
     if (index_t(row) * ny * nz <= index_t(UINT32_MAX)) {
-        const auto c = std::uint32_t(cell), ux = std::uint32_t(row), uy = std::uint32_t(ny);
-        const std::uint32_t yz = c / ux;
-        pos[0] = int(c - yz * ux);
-        pos[1] = int(yz % uy);
-        pos[2] = int(yz / uy);
+        const auto c = std::uint32_t(cell);
+        const std::uint32_t yz = by.row.quotient(c), z = by.ny.quotient(yz);
+        pos[0] = int(c - yz * std::uint32_t(row));
+        pos[1] = int(yz - z * std::uint32_t(ny));
+        pos[2] = int(z);
     } else {
         const index_t yz = cell / row;
         pos[0] = int(cell - yz * row);
@@ -106,11 +135,18 @@ BARRACUDA_HD void row_position(index_t cell, int row, int ny, int nz, int (&pos)
 struct DenseBox {
     int n[3];
     bool periodic[3];
+    detail::RowDivisors by;  // n[0] and n[1], for position()
+
+    DenseBox() = default;
+    BARRACUDA_HD DenseBox(const int (&size)[3], const bool (&per)[3])
+        : n{size[0], size[1], size[2]},
+          periodic{per[0], per[1], per[2]},
+          by{detail::Divisor(std::uint32_t(size[0])), detail::Divisor(std::uint32_t(size[1]))} {}
 
     BARRACUDA_HD index_t cells() const { return index_t(n[0]) * n[1] * n[2]; }
     BARRACUDA_HD bool holds(int, int, int) const { return true; }
     BARRACUDA_HD index_t index(int x, int y, int z) const { return x + index_t(n[0]) * (y + index_t(n[1]) * z); }
-    BARRACUDA_HD void position(index_t cell, int (&pos)[3]) const { detail::row_position(cell, n[0], n[1], n[2], pos); }
+    BARRACUDA_HD void position(index_t cell, int (&pos)[3]) const { detail::row_position(cell, n[0], n[1], n[2], by, pos); }
 
     template <class L>
     BARRACUDA_HD Hop hop(const int (&pos)[3], int i, int sign) const {
@@ -144,13 +180,20 @@ struct DenseBox {
 struct SublatticeBox {
     int n[3];
     bool periodic[3];
+    detail::RowDivisors by;  // n[0] / 2 and n[1], for position()
+
+    SublatticeBox() = default;
+    BARRACUDA_HD SublatticeBox(const int (&size)[3], const bool (&per)[3])
+        : n{size[0], size[1], size[2]},
+          periodic{per[0], per[1], per[2]},
+          by{detail::Divisor(std::uint32_t(size[0] / 2)), detail::Divisor(std::uint32_t(size[1]))} {}
 
     BARRACUDA_HD int row() const { return n[0] / 2; }
     BARRACUDA_HD index_t cells() const { return index_t(row()) * n[1] * n[2]; }
     BARRACUDA_HD bool holds(int x, int y, int z) const { return ((x + y + z) & 1) == 0; }
     BARRACUDA_HD index_t index(int x, int y, int z) const { return (x >> 1) + index_t(row()) * (y + index_t(n[1]) * z); }
     BARRACUDA_HD void position(index_t cell, int (&pos)[3]) const {
-        detail::row_position(cell, row(), n[1], n[2], pos);
+        detail::row_position(cell, row(), n[1], n[2], by, pos);
         pos[0] = 2 * pos[0] + ((pos[1] + pos[2]) & 1);
     }
 

@@ -41,12 +41,18 @@ struct TwoCopy {
     const S* src;
     S* dst;
     index_t cells;
-    const std::uint32_t* clock = nullptr;  // step counter for stochastic FP16 rounding (null: nearest)
+    const std::uint32_t* clock = nullptr;  // step counter for stochastic FP16 rounding (null: draw() gives nearest_word)
+    DirectionArrays<const S, L::Q> src_at;  // src + i cells (access.hpp)
+    DirectionArrays<S, L::Q> dst_at;        // dst + i cells
+
+    TwoCopy() = default;
+    BARRACUDA_HD TwoCopy(const S* from, S* to, index_t n, const std::uint32_t* step_clock = nullptr)
+        : src(from), dst(to), cells(n), clock(step_clock), src_at(from, n), dst_at(to, n) {}
 
     /// put() never needs the destination of a link.
     BARRACUDA_HD bool needs_destination() const { return false; }
 
-    BARRACUDA_HD T streamed(int i, index_t cell, index_t from) const { return read(streamed_slot(i, cell, from)); }
+    BARRACUDA_HD T streamed(int i, index_t, index_t from) const { return load_read_only<T, E>(src_at.at[i], from); }
     BARRACUDA_HD T reflected(int i, index_t cell) const { return read(reflected_slot(i, cell)); }
     /// Where streamed() and reflected() read, and the read itself: a reflecting cell's
     /// update picks each link's slot by its record, then reads (kernel/stream_collide.hpp).
@@ -55,15 +61,15 @@ struct TwoCopy {
     BARRACUDA_HD T read(index_t slot) const { return load_read_only<T, E>(src, slot); }
     /// The cell's random word for stochastic FP16 rounding (read once per cell).
     BARRACUDA_HD std::uint32_t draw(index_t cell) const { return cell_word<S>(clock, cell); }
-    BARRACUDA_HD void put(int i, index_t cell, index_t, bool, T v, std::uint32_t word = 0) const {
-        store_population<E>(dst, i * cells + cell, v, clock != nullptr, word, i);
+    BARRACUDA_HD void put(int i, index_t cell, index_t, bool, T v, std::uint32_t word = nearest_word) const {
+        store_population<E>(dst_at.at[i], cell, v, word, i);
     }
     /// f*_i of the last completed step.
     BARRACUDA_HD T posted(int i, index_t cell, index_t, bool) const { return load<T, E>(src, i * cells + cell); }
     /// Replaces what reflected(i, cell) reads, between steps (kernel/interpolated_wall.hpp):
     /// src is read-only only while a step runs.
     BARRACUDA_HD void overwrite_reflected(int i, index_t cell, T v) const {
-        store_population<E>(const_cast<S*>(src), L::opposite(i) * cells + cell, v, false, 0, i);
+        store_population<E>(const_cast<S*>(src), L::opposite(i) * cells + cell, v, nearest_word, i);
     }
 };
 
