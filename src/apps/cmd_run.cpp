@@ -303,7 +303,7 @@ int run_command(const RunOptions& options) {
         else
             std::cout << "density in [" << r.last.rho_min << ", " << r.last.rho_max << "], mean over the fluid "
                       << r.last.mean_density();
-        if (spec.multiphase.enabled && spec.multiphase.free_energy)
+        if (sim::order_parameter(spec))
             std::cout << "; phi in [" << r.last.theta_min << ", " << r.last.theta_max << "]";
         if (spec.thermal.enabled)
             std::cout << "; temperature in [" << r.last.theta_min + spec.thermal.reference << ", "

@@ -587,7 +587,7 @@ void RunWriter::write_probes(std::int64_t step, const std::vector<double>& value
     // A sample's fifth value (Engine::sample's theta): the temperature, B's density (two
     // Shan-Chen components, whose rho is A's) or the free energy's phi.
     const bool components = sim::two_components(spec_);
-    const bool phi = spec_.multiphase.enabled && spec_.multiphase.free_energy;
+    const bool phi = sim::order_parameter(spec_);
     const bool second = thermal || components || phi;
     std::string header = "step,time";
     for (const auto& name : spec_.probes.names) {

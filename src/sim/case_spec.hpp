@@ -284,6 +284,12 @@ inline bool two_components(const CaseSpec& spec) {
     return spec.multiphase.enabled && spec.multiphase.binary && !spec.multiphase.free_energy;
 }
 
+/// The free-energy binary fluid (multiphase.model = "free-energy"): the second set of
+/// populations carries the order parameter phi, which the observed theta is.
+inline bool order_parameter(const CaseSpec& spec) {
+    return spec.multiphase.enabled && spec.multiphase.binary && spec.multiphase.free_energy;
+}
+
 /// Steps between force samples: forces.interval, or its default.
 inline std::int64_t force_interval(const CaseSpec& spec) {
     if (spec.forces.interval > 0) return spec.forces.interval;
