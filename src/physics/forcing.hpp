@@ -24,11 +24,6 @@ template <class L, class T>
 BARRACUDA_HD_HOT T guo_source(int i, const T (&u)[3], const T (&force)[3]) {
     constexpr T inv_cs2 = T(1.0 / L::cs2);
     const T c0 = T(L::c(i, 0)), c1 = T(L::c(i, 1)), c2 = T(L::c(i, 2));
-    // The plain sum, not lattice::c_dot: with c_dot here the CPU backend's D3Q27 TRT
-    // sphere with a body force came out differently split over two ranks than whole
-    // (tests/mpi Decomposition.D3Q27PeriodicWallsSphere, last bits) although both give
-    // the same value for every input alone (checked over 2.7 million); not understood,
-    // and the source is off the unforced bulk path that c_dot was for.
     const T cu = c0 * u[0] + c1 * u[1] + c2 * u[2];
     const T t0 = (c0 - u[0]) * inv_cs2 + cu * c0 * inv_cs2 * inv_cs2;
     const T t1 = (c1 - u[1]) * inv_cs2 + cu * c1 * inv_cs2 * inv_cs2;
