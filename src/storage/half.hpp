@@ -170,9 +170,10 @@ BARRACUDA_HD float to_float(Half h) {
 /// 2^e as a float, for a compile-time e.
 constexpr float power_of_two(int e) { return e >= 0 ? float(1ull << e) : 1.0f / float(1ull << -e); }
 
-/// Conversions between a storage type S and the arithmetic type T. Binary16 holds the
-/// value times 2^E (the store's half_exponent); multiplying by a power of two is exact,
-/// so the GPU's fused multiply-add of the load and the host's two operations agree.
+/// A stored value in the arithmetic type T. Binary16 holds the value times 2^E (the
+/// store's half_exponent); multiplying by a power of two is exact, so the GPU's fused
+/// multiply-add of the load and the host's two operations agree. (Stores convert the
+/// other way in access.hpp's store_population, with a rounding word.)
 template <class T, int E = 0, class S>
 BARRACUDA_HD T from_storage(S s) {
     return T(s);
@@ -180,14 +181,6 @@ BARRACUDA_HD T from_storage(S s) {
 template <class T, int E = 0>
 BARRACUDA_HD T from_storage(Half s) {
     return T(to_float(s) * power_of_two(-E));
-}
-template <class S, int E = 0, class T>
-BARRACUDA_HD S to_storage(T v) {
-    if constexpr (sizeof(S) == 2) {
-        return to_half(float(v) * power_of_two(E));
-    } else {
-        return S(v);
-    }
 }
 
 }  // namespace barracuda::storage
