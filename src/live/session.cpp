@@ -360,6 +360,9 @@ void Session::apply(const std::string& packet, std::int64_t step, sim::ChunkVerd
                 std::lock_guard lock(mutex_);
                 paused_ = word == "pause";
                 steps_left_ = 0;
+                // The step it pauses at, under the same lock: a status that says paused
+                // must not show the previous chunk's step (publish_progress comes later).
+                step_ = step;
                 ++version_;
                 changed_.notify_all();
             }
