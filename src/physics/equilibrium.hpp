@@ -9,6 +9,7 @@
 
 #include "common/hd.hpp"
 #include "lattice/d3q13.hpp"
+#include "lattice/lattice.hpp"
 
 namespace barracuda::physics {
 
@@ -40,7 +41,7 @@ BARRACUDA_HD_HOT T d3q13_equilibrium_shifted(int i, T drho, const T (&u)[3], T r
     using L = lattice::D3Q13;
     const T uu = u[0] * u[0] + u[1] * u[1] + u[2] * u[2];
     if (i == 0) return T(L::w(0)) * drho - T(0.5) * rho_u * uu;
-    const T cu = T(L::c(i, 0)) * u[0] + T(L::c(i, 1)) * u[1] + T(L::c(i, 2)) * u[2];
+    const T cu = lattice::c_dot<L>(i, u);
     // u_t^2 = u^2 - sum over the two axes of c_i of u_a^2
     T ut2 = uu;
     BARRACUDA_UNROLL
@@ -69,7 +70,7 @@ template <class L, class Eq, class T>
 BARRACUDA_HD_HOT T equilibrium_shifted(int i, T drho, const T (&u)[3]) {
     if constexpr (std::is_same_v<L, lattice::D3Q13>) return d3q13_equilibrium_shifted(i, drho, u, Eq::velocity_weight(T(1) + drho));
     constexpr T inv_cs2 = T(1.0 / L::cs2);
-    const T cu = T(L::c(i, 0)) * u[0] + T(L::c(i, 1)) * u[1] + T(L::c(i, 2)) * u[2];
+    const T cu = lattice::c_dot<L>(i, u);
     const T uu = u[0] * u[0] + u[1] * u[1] + u[2] * u[2];
     const T rho_u = Eq::velocity_weight(T(1) + drho);
     const T w = T(L::w(i));
@@ -84,7 +85,7 @@ BARRACUDA_HD_HOT T equilibrium_shifted(int i, T drho, const T (&u)[3]) {
 template <class L, class Eq, class T>
 BARRACUDA_HD_HOT T equilibrium_odd_difference(int i, T drho, const T (&u)[3]) {
     constexpr T inv_cs2 = T(1.0 / L::cs2);
-    const T cu = T(L::c(i, 0)) * u[0] + T(L::c(i, 1)) * u[1] + T(L::c(i, 2)) * u[2];
+    const T cu = lattice::c_dot<L>(i, u);
     return T(2) * T(L::w(i)) * Eq::velocity_weight(T(1) + drho) * cu * inv_cs2;
 }
 

@@ -24,7 +24,7 @@ template <class L, class T>
 BARRACUDA_HD_HOT T guo_source(int i, const T (&u)[3], const T (&force)[3]) {
     constexpr T inv_cs2 = T(1.0 / L::cs2);
     const T c0 = T(L::c(i, 0)), c1 = T(L::c(i, 1)), c2 = T(L::c(i, 2));
-    const T cu = c0 * u[0] + c1 * u[1] + c2 * u[2];
+    const T cu = lattice::c_dot<L>(i, u);
     const T t0 = (c0 - u[0]) * inv_cs2 + cu * c0 * inv_cs2 * inv_cs2;
     const T t1 = (c1 - u[1]) * inv_cs2 + cu * c1 * inv_cs2 * inv_cs2;
     const T t2 = (c2 - u[2]) * inv_cs2 + cu * c2 * inv_cs2 * inv_cs2;

@@ -13,7 +13,7 @@ struct CellState {
 
 template <class L, class T>
 BARRACUDA_HD_HOT void density_and_momentum(const T (&f)[L::Q], T& drho, T (&j)[3]) {
-    drho = T(-0.0);  // the identity of addition (x + -0 = x for every x): the first sum folded away
+    drho = T(-0.0);  // the identity of addition (lattice::c_dot): the first sum folded away
     j[0] = j[1] = j[2] = T(-0.0);
     BARRACUDA_UNROLL
     for (int i = 0; i < L::Q; ++i) {
