@@ -25,13 +25,9 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 out=${OUT:-/tmp/out}
 mkdir -p "$out"
-deps=$PWD/.deps/usr
-lib=$deps/lib/x86_64-linux-gnu
+# CMake options for the packages staged in .deps/ where the machine lacks them.
 extra=()
-[ -f /usr/include/zlib.h ] || extra+=(-DZLIB_INCLUDE_DIR="$deps/include" -DZLIB_LIBRARY="$lib/libz.a")
-[ -f /usr/include/png.h ] || extra+=(-DPNG_PNG_INCLUDE_DIR="$deps/include" -DPNG_LIBRARY="$lib/libpng16.a")
-[ -d /usr/include/gtest ] || extra+=(-DGTest_DIR="$lib/cmake/GTest")
-[ -f /usr/include/muParser.h ] || extra+=(-Dmuparser_DIR="$lib/cmake/muparser")
+source tools/device-deps.sh
 export LD_LIBRARY_PATH="$lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 rows=${ROWS:-"D3Q19 fp16 compressible bgk two-copy,in-place"}
 # Keeps the table's comments and the given rows (the configuration table is the build).

@@ -49,13 +49,8 @@ done
 has() { local m; for m in "${modes[@]}"; do [ "$m" = "$1" ] && return 0; done; return 1; }
 
 # CMake options for the packages staged in .deps/ where the machine lacks them.
-deps=$PWD/.deps/usr
-lib=$deps/lib/x86_64-linux-gnu
 extra=()
-[ -f /usr/include/zlib.h ] || extra+=(-DZLIB_INCLUDE_DIR="$deps/include" -DZLIB_LIBRARY="$lib/libz.a")
-[ -f /usr/include/png.h ] || extra+=(-DPNG_PNG_INCLUDE_DIR="$deps/include" -DPNG_LIBRARY="$lib/libpng16.a")
-[ -d /usr/include/gtest ] || extra+=(-DGTest_DIR="$lib/cmake/GTest")
-[ -f /usr/include/muParser.h ] || extra+=(-Dmuparser_DIR="$lib/cmake/muparser")
+source tools/device-deps.sh
 [ -n "${BARRACUDA_CUDA_UNITS:-}" ] && extra+=(-DBARRACUDA_CUDA_UNITS="$BARRACUDA_CUDA_UNITS")
 has perf && extra+=(-DCMAKE_CUDA_FLAGS="-Xptxas -v" -DBARRACUDA_LINEINFO=ON)
 { has scaling || has multiphase; } || extra+=(-DBARRACUDA_MPI=OFF)
