@@ -294,7 +294,7 @@ public:
             d["rho_b_min"] = o.theta_min;
             d["rho_b_max"] = o.theta_max;
             d["mean_density_b"] = o.mean_theta();
-        } else if (sim().spec().multiphase.enabled && sim().spec().multiphase.free_energy) {
+        } else if (sim::order_parameter(sim().spec())) {
             d["phi_min"] = o.theta_min;
             d["phi_max"] = o.theta_max;
         }
