@@ -4,6 +4,7 @@
 // two must agree bit for bit, with every boundary rule in play.
 #include <gtest/gtest.h>
 
+#include <array>
 #include <cmath>
 #include <cstring>
 #include <random>
@@ -198,6 +199,58 @@ TEST(Storage, DivisorMatchesTheDivision) {
         for (int k = 0; k < 2000; ++k) dividends.push_back(rng());
         for (const std::uint32_t n : dividends) ASSERT_EQ(by.quotient(n), n / d) << n << " / " << d;
     }
+}
+
+// The bulk path's neighbours (storage/layout.hpp, StepCursor): 32-bit steps modulo
+// 2^32 reach the cell that hop() reaches, for every node and link of small boxes with
+// periodic and closed axes, and at the corners and edges of a box of 2^32 cells (the
+// most a dense layout addresses: its last cells' indices are near 2^32 and a wrapped
+// step is a large negative one). Layouts need no memory, so the big box costs none.
+template <class L, class Layout>
+void check_bulk_neighbours(const Layout& box, const std::vector<std::array<int, 3>>& nodes) {
+    for (const auto& node : nodes) {
+        const int pos[3] = {node[0], node[1], node[2]};
+        if (!box.holds(pos[0], pos[1], pos[2])) continue;
+        const storage::index_t cell = box.index(pos[0], pos[1], pos[2]);
+        const auto cursor = box.cursor(pos);
+        for (int i = 0; i < L::Q; ++i)
+            for (int sign : {-1, 1}) {
+                const auto hop = box.template hop<L>(pos, i, sign);
+                if (hop.exits) continue;  // a bulk cell has none: its neighbours are all inside
+                ASSERT_EQ((Layout::template neighbour<L>(cursor, cell, i, sign)), hop.cell)
+                    << L::name << " node " << pos[0] << " " << pos[1] << " " << pos[2] << " link " << i << " sign " << sign;
+            }
+    }
+}
+
+std::vector<std::array<int, 3>> every_node(const int (&n)[3]) {
+    std::vector<std::array<int, 3>> nodes;
+    for (int z = 0; z < n[2]; ++z)
+        for (int y = 0; y < n[1]; ++y)
+            for (int x = 0; x < n[0]; ++x) nodes.push_back({x, y, z});
+    return nodes;
+}
+
+TEST(Storage, BulkNeighboursAreTheLinksCells) {
+    for (const auto& periodic : {std::array{true, true, true}, std::array{false, true, false}}) {
+        const bool p[3] = {periodic[0], periodic[1], periodic[2]};
+        check_bulk_neighbours<lattice::D3Q19>(storage::DenseBox{{7, 5, 6}, p}, every_node({7, 5, 6}));
+        check_bulk_neighbours<lattice::D3Q27>(storage::DenseBox{{4, 6, 5}, p}, every_node({4, 6, 5}));
+        check_bulk_neighbours<lattice::D2Q9>(storage::DenseBox{{9, 7, 1}, p}, every_node({9, 7, 1}));
+        check_bulk_neighbours<lattice::D3Q13>(storage::SublatticeBox{{8, 6, 4}, p}, every_node({8, 6, 4}));
+    }
+    // 2^32 cells: 2048 x 2048 x 1024, periodic; the corners, the edges' middles and the last row.
+    const int n[3] = {2048, 2048, 1024};
+    std::vector<std::array<int, 3>> nodes;
+    for (int x : {0, 1, 1023, 2046, 2047})
+        for (int y : {0, 1, 1024, 2047})
+            for (int z : {0, 1, 512, 1022, 1023}) nodes.push_back({x, y, z});
+    const storage::DenseBox big{n, {true, true, true}};
+    ASSERT_EQ(big.cells(), storage::max_box_cells);
+    check_bulk_neighbours<lattice::D3Q27>(big, nodes);
+    for (int y : {0, 2047})
+        for (int z : {0, 1023}) nodes.push_back({4094, y, z}), nodes.push_back({4095, y, z});
+    check_bulk_neighbours<lattice::D3Q13>(storage::SublatticeBox{{4096, 2048, 1024}, {true, true, true}}, nodes);
 }
 
 struct PatternCase {

@@ -488,6 +488,15 @@ void require_memory(const CaseSpec& spec, const parallel::Subdomain& sub, Backen
                             (backend == BackendChoice::Cuda ? "GPU" : "host") + memory_hint(spec.model) +
                             (sub.decomposed() ? ", or use more ranks" : ""));
     }
+    // Dense layouts address their cells' neighbours in 32 bits (storage/layout.hpp): a
+    // box that fits in memory may still be too many cells (D2Q9 FP16 on a large GPU).
+    if (const auto cells = local_grid(spec, sub).cells(); share == 1.0 && cells > storage::max_box_cells)
+        throw CaseError("domain.size = [" + std::to_string(spec.size[0]) + ", " + std::to_string(spec.size[1]) + ", " +
+                        std::to_string(spec.size[2]) + "]: " + std::to_string(cells) + " cells " +
+                        (sub.decomposed() ? "in a rank's subdomain" : "in one box") + ", more than the " +
+                        std::to_string(storage::max_box_cells) +
+                        " (2^32) a dense layout addresses; use more ranks (mpirun), or domain.storage = \"sparse\" "
+                        "where much of the box is solid");
 }
 }  // namespace
 

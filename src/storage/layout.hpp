@@ -40,22 +40,34 @@ struct Hop {
     unsigned exits;  // bit f: leaves through face f (x_min, x_max, y_min, ...)
 };
 
+/// The most cells a box layout's bulk path addresses: its neighbour arithmetic is
+/// 32-bit (StepCursor), and the engines refuse a subdomain with more cells
+/// (sim/simulation.cpp: more ranks split it). An H100's 80 GB hold at most 2.2e9
+/// D3Q19 cells even in FP16 and in place; only 2D lattices in FP16 reach beyond.
+inline constexpr index_t max_box_cells = index_t(1) << 32;
+
 /// The bulk path's neighbour steps: index steps of -1 and +1 along each axis from
-/// a node, wrapped on periodic axes (both box layouts).
+/// a node, wrapped on periodic axes (both box layouts), as 32-bit words (a negative
+/// step in two's complement). A neighbour is the cell's index plus up to three steps
+/// modulo 2^32, which is the neighbour itself since both lie below max_box_cells.
+/// Why 32 bits: FP16 storage is bound by instruction issue (issue 20), and a 64-bit
+/// neighbour index and its byte offset cost about six instructions a link where the
+/// 32-bit add and the address's two cost three (H100 SASS of the in-place odd step,
+/// which addresses 18 neighbours; docs/performance.md).
 struct StepCursor {
-    index_t minus[3], plus[3];
+    std::uint32_t minus[3], plus[3];
 };
 
 /// The neighbour at sign * c_i through a StepCursor (i a compile-time constant after unrolling).
 template <class L>
 BARRACUDA_HD index_t step_neighbour(const StepCursor& s, index_t cell, int i, int sign) {
-    index_t d = 0;
+    std::uint32_t to = std::uint32_t(cell);
     BARRACUDA_UNROLL
     for (int a = 0; a < 3; ++a) {
         const int c = sign * L::c(i, a);
-        d += c > 0 ? s.plus[a] : (c < 0 ? s.minus[a] : 0);
+        to += c > 0 ? s.plus[a] : (c < 0 ? s.minus[a] : 0u);
     }
-    return cell + d;
+    return index_t(to);
 }
 
 namespace detail {
@@ -156,13 +168,13 @@ struct DenseBox {
     using Cursor = StepCursor;
     BARRACUDA_HD Cursor cursor(const int (&pos)[3]) const {
         Cursor s;
-        index_t stride = 1;
+        std::uint32_t stride = 1;  // modulo 2^32 (StepCursor)
         BARRACUDA_UNROLL
         for (int a = 0; a < 3; ++a) {
-            const index_t span = index_t(n[a] - 1) * stride;
-            s.plus[a] = pos[a] == n[a] - 1 ? -span : stride;
-            s.minus[a] = pos[a] == 0 ? span : -stride;
-            stride *= n[a];
+            const std::uint32_t span = std::uint32_t(n[a] - 1) * stride;
+            s.plus[a] = pos[a] == n[a] - 1 ? 0u - span : stride;
+            s.minus[a] = pos[a] == 0 ? span : 0u - stride;
+            stride *= std::uint32_t(n[a]);
         }
         return s;
     }
@@ -207,17 +219,17 @@ struct SublatticeBox {
     using Cursor = StepCursor;
     BARRACUDA_HD Cursor cursor(const int (&pos)[3]) const {
         Cursor s;
-        const index_t span0 = index_t(row() - 1);
+        const std::uint32_t span0 = std::uint32_t(row() - 1);
         const bool odd = pos[0] & 1;
-        s.plus[0] = pos[0] == n[0] - 1 ? -span0 : index_t(odd);
-        s.minus[0] = pos[0] == 0 ? span0 : -index_t(!odd);
-        index_t stride = row();
+        s.plus[0] = pos[0] == n[0] - 1 ? 0u - span0 : std::uint32_t(odd);
+        s.minus[0] = pos[0] == 0 ? span0 : 0u - std::uint32_t(!odd);
+        std::uint32_t stride = std::uint32_t(row());  // modulo 2^32 (StepCursor)
         BARRACUDA_UNROLL
         for (int a = 1; a < 3; ++a) {
-            const index_t span = index_t(n[a] - 1) * stride;
-            s.plus[a] = pos[a] == n[a] - 1 ? -span : stride;
-            s.minus[a] = pos[a] == 0 ? span : -stride;
-            stride *= n[a];
+            const std::uint32_t span = std::uint32_t(n[a] - 1) * stride;
+            s.plus[a] = pos[a] == n[a] - 1 ? 0u - span : stride;
+            s.minus[a] = pos[a] == 0 ? span : 0u - stride;
+            stride *= std::uint32_t(n[a]);
         }
         return s;
     }
