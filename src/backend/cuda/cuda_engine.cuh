@@ -527,7 +527,8 @@ public:
             for (; n < steps; ++n) step_subdomain();
             return;
         }
-        if (steps >= graph_steps) {
+        if (form_pending_ && steps >= 4 * graph_steps) n += choose_record_form();
+        if (steps - n >= graph_steps) {
             cudaGraphExec_t& graph = graph_[phase()];
             if (!graph) graph = capture_graph();
             for (; n + graph_steps <= steps; n += graph_steps) check(cudaGraphLaunch(graph, stream_), "graph launch");
@@ -1033,7 +1034,7 @@ private:
                                   stream_>>>(k, border_cells_.get(), nb);
             // The interior only reads copy a_, which the border kernel does not write.
             const auto b = unsigned((cells_ + update_block_size - 1) / update_block_size);
-            bulk_kernel<<<b, update_block_size, 0, interior_>>>(k, cells_, record_warp_bits_.get());
+            bulk_kernel<<<b, update_block_size, 0, interior_>>>(k, cells_, skipped_warps());
             launch_boundary(k, interior_, interior_, interior_);
             check(cudaGetLastError(), "stream-collide launch");
             pack_send(b_.get(), gb_.get());
@@ -1075,7 +1076,7 @@ private:
             launch_boundary(k, side_[0], side_[1], side_[2]);
             for (int j = 0; j < sides; ++j) check(cudaEventRecord(join_[j], side_[j]), "cudaEventRecord");
         }
-        bulk_kernel<<<b, update_block_size, 0, stream_>>>(k, cells_, record_warp_bits_.get());
+        bulk_kernel<<<b, update_block_size, 0, stream_>>>(k, cells_, skipped_warps());
         if (side)
             for (int j = 0; j < sides; ++j) check(cudaStreamWaitEvent(stream_, join_[j], 0), "cudaStreamWaitEvent");
         if constexpr (sizeof(S) == 2) tick_kernel<<<1, 1, 0, stream_>>>(clock_.get());
@@ -1090,34 +1091,38 @@ private:
             boundary_kernel<<<unsigned((n + update_block_size - 1) / update_block_size), update_block_size, 0,
                               general>>>(k, general_cells_.get(), n);
         constexpr storage::index_t per_block = update_block_size / 32;
-        // One form per storage compiled (if constexpr): each kernel inlines the record path.
+        // Each kernel inlines the record path; FP16 storage compiles the packed form alone.
         if constexpr (whole_warps) {
-            if (const auto n = storage::index_t(open_warps_.size()))
-                record_warp_kernel<true><<<unsigned((n + per_block - 1) / per_block), update_block_size, 0, open>>>(
-                    k, open_warps_.get(), n, records_.get(), cells_);
-            if (const auto n = storage::index_t(wall_warps_.size()))
-                record_warp_kernel<false><<<unsigned((n + per_block - 1) / per_block), update_block_size, 0,
-                                            reflecting>>>(k, wall_warps_.get(), n, records_.get(), cells_);
-        } else {
-            if (const auto n = storage::index_t(open_records_.size()))
-                reflecting_kernel<true><<<unsigned((n + update_block_size - 1) / update_block_size), update_block_size,
-                                          0, open>>>(k, open_records_.get(), n);
-            if (const auto n = storage::index_t(wall_records_.size()))
-                reflecting_kernel<false><<<unsigned((n + update_block_size - 1) / update_block_size), update_block_size,
-                                           0, reflecting>>>(k, wall_records_.get(), n);
+            if (!packed_) {
+                if (const auto n = storage::index_t(open_warps_.size()))
+                    record_warp_kernel<true><<<unsigned((n + per_block - 1) / per_block), update_block_size, 0,
+                                               open>>>(k, open_warps_.get(), n, records_.get(), cells_);
+                if (const auto n = storage::index_t(wall_warps_.size()))
+                    record_warp_kernel<false><<<unsigned((n + per_block - 1) / per_block), update_block_size, 0,
+                                                reflecting>>>(k, wall_warps_.get(), n, records_.get(), cells_);
+                return;
+            }
         }
+        if (const auto n = storage::index_t(open_records_.size()))
+            reflecting_kernel<true><<<unsigned((n + update_block_size - 1) / update_block_size), update_block_size, 0,
+                                      open>>>(k, open_records_.get(), n);
+        if (const auto n = storage::index_t(wall_records_.size()))
+            reflecting_kernel<false><<<unsigned((n + update_block_size - 1) / update_block_size), update_block_size, 0,
+                                       reflecting>>>(k, wall_records_.get(), n);
     }
-    /// The warps of 32 cells that hold records (record_warp_kernel), split by whether one
-    /// of them is an open face's, and the bit of each such warp that bulk_kernel skips.
-    /// `records` in index order (kernel::split_boundary_cells).
+    /// The bulk kernel's bit per warp of the warps updated whole; none when packed.
+    const std::uint32_t* skipped_warps() const { return packed_ ? nullptr : record_warp_bits_.get(); }
+    /// Both forms of the records' update (RecordForm): the records packed, and (FP32, FP64)
+    /// the warps of 32 cells that hold them with the bit of each that bulk_kernel skips;
+    /// each split by whether a record is an open face's (its kernels run the open faces'
+    /// code, the others run without it). The form not in use is freed once chosen
+    /// (keep_record_form). `records` in index order (kernel::split_boundary_cells).
     void plan_record_warps(const std::vector<kernel::ReflectingCell>& records) {
-        if constexpr (!whole_warps) {  // FP16 storage: the records packed (reflecting_kernel)
-            std::vector<kernel::ReflectingCell> open, walls;
-            for (const auto& r : records) (r.open() ? open : walls).push_back(r);
-            open_records_ = upload(open, "copy open face cells");
-            wall_records_ = upload(walls, "copy reflecting cells");
-            return;
-        }
+        std::vector<kernel::ReflectingCell> open_packed, walls_packed;
+        for (const auto& r : records) (r.open() ? open_packed : walls_packed).push_back(r);
+        open_records_ = upload(open_packed, "copy open face cells");
+        wall_records_ = upload(walls_packed, "copy reflecting cells");
+        if constexpr (!whole_warps) return;
         std::vector<RecordWarp> open, walls;
         std::vector<std::uint32_t> skip;
         if (!records.empty()) skip.assign(std::size_t((cells_ + 32 * 32 - 1) / (32 * 32)), 0u);
@@ -1137,6 +1142,49 @@ private:
         open_warps_ = upload(open, "copy record warps");
         wall_warps_ = upload(walls, "copy record warps");
         record_warp_bits_ = upload(skip, "copy record warps");
+        // Timed only where there is something to time, on one rank (a subdomain steps
+        // without graphs, its border first: whole warps).
+        const bool timed = setup_.record_form == RecordForm::Timed && !records.empty() && setup_.halo.messages.empty();
+        if (!timed) keep_record_form(setup_.record_form == RecordForm::Packed);
+        else form_pending_ = true;
+    }
+    /// Uses one form from here on and frees the other's arrays.
+    void keep_record_form(bool packed) {
+        packed_ = packed || !whole_warps;
+        form_pending_ = false;
+        for (auto& g : graph_)  // captured with the form of their time (a batch of fewer steps)
+            if (g) cudaGraphExecDestroy(g), g = nullptr;
+        if (packed_) {
+            records_ = decltype(records_)(), open_warps_ = decltype(open_warps_)(),
+            wall_warps_ = decltype(wall_warps_)(), record_warp_bits_ = decltype(record_warp_bits_)();
+        } else {
+            open_records_ = decltype(open_records_)(), wall_records_ = decltype(wall_records_)();
+        }
+    }
+    /// RecordForm::Timed: the next steps of the run in each form, one captured batch each
+    /// after one untimed (the graph's upload), and the faster form kept; packed only where
+    /// it saves more than 2% (timing noise; whole warps were the form before). Both forms
+    /// give the same update bit for bit, so these are the run's own steps. Returns them.
+    std::int64_t choose_record_form() {
+        cudaEvent_t start = nullptr, end = nullptr;
+        check(cudaEventCreate(&start), "cudaEventCreate");
+        check(cudaEventCreate(&end), "cudaEventCreate");
+        float ms[2] = {0, 0};
+        for (int form = 0; form < 2; ++form) {
+            packed_ = form == 1;
+            cudaGraphExec_t g = capture_graph();
+            check(cudaGraphLaunch(g, stream_), "graph launch");
+            check(cudaEventRecord(start, stream_), "cudaEventRecord");
+            check(cudaGraphLaunch(g, stream_), "graph launch");
+            check(cudaEventRecord(end, stream_), "cudaEventRecord");
+            check(cudaEventSynchronize(end), "record form timing");
+            check(cudaEventElapsedTime(&ms[form], start, end), "cudaEventElapsedTime");
+            check(cudaGraphExecDestroy(g), "cudaGraphExecDestroy");
+        }
+        cudaEventDestroy(start);
+        cudaEventDestroy(end);
+        keep_record_form(ms[1] < 0.98f * ms[0]);
+        return 4 * graph_steps;
     }
     /// The fields kernel once for the host arrays given (density, velocity, scalar: each
     /// where not null) through `d`, device memory for all of them (1, 3 and 1 values a
@@ -1262,10 +1310,12 @@ private:
     bool has_boundary_ = false;                     // cells of class Boundary exist
     DeviceArray<storage::index_t> boundary_cells_;  // their list, with a coupled scalar (the heat balance's tally)
     DeviceArray<storage::index_t> general_cells_;   // those the general path updates (boundary_kernel)
-    DeviceArray<kernel::ReflectingCell> records_;   // and the others' records, in index order
-    /// Whole warps with records in record_warp_kernel, except with FP16 storage (reflecting_kernel).
+    DeviceArray<kernel::ReflectingCell> records_;   // the others' records in whole warps, in index order
+    /// The whole-warp form compiled (FP32, FP64); FP16 storage packs the records always.
     static constexpr bool whole_warps = sizeof(S) != 2;
-    DeviceArray<kernel::ReflectingCell> open_records_, wall_records_;  // FP16 storage: the records packed
+    bool packed_ = !whole_warps;  // the form in use (RecordForm)
+    bool form_pending_ = false;   // RecordForm::Timed, not yet timed (choose_record_form)
+    DeviceArray<kernel::ReflectingCell> open_records_, wall_records_;  // the records packed
     DeviceArray<RecordWarp> open_warps_, wall_warps_;  // the warps that hold them (record_warp_kernel)
     DeviceArray<std::uint32_t> record_warp_bits_;     // a bit per warp: one of those (bulk_kernel skips it)
     DeviceArray<std::uint32_t> clock_;                // steps since initialisation (stochastic FP16 rounding)
