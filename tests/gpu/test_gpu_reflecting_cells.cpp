@@ -12,6 +12,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstring>
+#include <initializer_list>
 #include <string>
 #include <vector>
 
@@ -34,31 +35,43 @@ double max_relative(const std::vector<double>& a, const std::vector<double>& b) 
     return diff / scale;
 }
 
+/// The small room of tests/support.hpp with the given streaming, into s; false (and said
+/// so) where this build cannot run it on the GPU.
+bool small_room(const char* pattern, backend::EngineSetup& s) {
+    if (!test::case_offered([&] {
+            s = sim::engine_setup(
+                io::parse_case_string(test::small_room, {std::string("model.streaming=\"") + pattern + "\""}));
+        }))
+        return false;
+    return test::gpu_engine_built({s.lattice, s.precision, s.equilibrium, s.collision, s.pattern, s.scalar});
+}
+
+/// The populations, then the temperatures, of an engine made from s after its wavy start
+/// and one call of step() for each count given.
+std::vector<double> state_after(backend::Engine& e, const backend::EngineSetup& s,
+                                std::initializer_list<std::int64_t> calls) {
+    test::initialize_wavy(e, s);
+    for (const auto n : calls) e.step(n);
+    std::vector<double> f, theta;
+    e.populations(f);
+    e.scalar_field(theta);
+    f.insert(f.end(), theta.begin(), theta.end());
+    return f;
+}
+
 TEST(GpuOracle, ReflectingCellsMatchCpu) {
     if (backend::cuda_devices().empty()) GTEST_SKIP() << "no CUDA GPU on this machine";
     for (const char* pattern : {"two-copy", "in-place"}) {
         SCOPED_TRACE(pattern);
         backend::EngineSetup s;
-        if (!test::case_offered([&] {
-                s = sim::engine_setup(
-                    io::parse_case_string(test::small_room, {std::string("model.streaming=\"") + pattern + "\""}));
-            }))
-            continue;
-        if (!test::gpu_engine_built({s.lattice, s.precision, s.equilibrium, s.collision, s.pattern, s.scalar})) continue;
+        if (!small_room(pattern, s)) continue;
         // The CPU's populations and temperatures after 9 steps (odd: in place ends on the
         // other parity), against the GPU's with reflecting cells and with the general path
         // alone (the same case's own round-off between the backends: tau = 0.52 and LES
         // amplify it, so the reflecting cells must do no worse than the general path).
         auto state = [&](bool gpu, bool general) {
             s.general_boundaries = general;
-            auto e = gpu ? backend::make_cuda_engine(s) : backend::make_cpu_engine(s);
-            test::initialize_wavy(*e, s);
-            e->step(9);
-            std::vector<double> f, theta;
-            e->populations(f);
-            e->scalar_field(theta);
-            f.insert(f.end(), theta.begin(), theta.end());
-            return f;
+            return state_after(*(gpu ? backend::make_cuda_engine(s) : backend::make_cpu_engine(s)), s, {9});
         };
         const auto cpu = state(false, false), reflecting = state(true, false), general = state(true, true);
         ASSERT_EQ(cpu.size(), reflecting.size());
@@ -80,23 +93,10 @@ TEST(GpuOracle, RecordFormsAgreeBitForBit) {
     for (const char* pattern : {"two-copy", "in-place"}) {
         SCOPED_TRACE(pattern);
         backend::EngineSetup s;
-        if (!test::case_offered([&] {
-                s = sim::engine_setup(
-                    io::parse_case_string(test::small_room, {std::string("model.streaming=\"") + pattern + "\""}));
-            }))
-            continue;
-        if (!test::gpu_engine_built({s.lattice, s.precision, s.equilibrium, s.collision, s.pattern, s.scalar})) continue;
+        if (!small_room(pattern, s)) continue;
         auto state = [&](backend::RecordForm form, std::int64_t steps) {
-            s.record_form = form;
-            auto e = backend::make_cuda_engine(s);
-            test::initialize_wavy(*e, s);
-            e->step(32);  // a graph captured in the form of the moment
-            e->step(steps - 32);
-            std::vector<double> f, theta;
-            e->populations(f);
-            e->scalar_field(theta);
-            f.insert(f.end(), theta.begin(), theta.end());
-            return f;
+            s.record_form = form;  // first 32 steps: a graph captured in the form of the moment
+            return state_after(*backend::make_cuda_engine(s), s, {32, steps - 32});
         };
         using backend::RecordForm;
         const auto whole = state(RecordForm::WholeWarps, 41), packed = state(RecordForm::Packed, 41);
