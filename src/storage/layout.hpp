@@ -42,8 +42,9 @@ struct Hop {
 
 /// The most cells a box layout's bulk path addresses: its neighbour arithmetic is
 /// 32-bit (StepCursor), and the engines refuse a subdomain with more cells
-/// (sim/simulation.cpp: more ranks split it). An H100's 80 GB hold at most 2.2e9
-/// D3Q19 cells even in FP16 and in place; only 2D lattices in FP16 reach beyond.
+/// (sim/simulation.cpp: more ranks split it). An H200's 141 GB hold at most 3.8e9
+/// D3Q19 cells even in FP16 and in place (`barracuda bench`'s largest grid, 1565^3);
+/// only 2D lattices in FP16 reach beyond.
 inline constexpr index_t max_box_cells = index_t(1) << 32;
 
 /// The bulk path's neighbour steps: index steps of -1 and +1 along each axis from
