@@ -45,12 +45,13 @@ struct ScalarSetup {
 };
 
 /// How a GPU engine updates the boundary cells with records: each warp of 32 cells that
-/// holds one whole, its bulk cells by the record path too (record_warp_kernel), or the
-/// records packed 32 to a warp, their warps' bulk cells left to the bulk kernel
-/// (reflecting_kernel). Either gives every cell the same update, bit for bit; which is
-/// faster depends on the case (docs/performance.md): Timed runs a batch of steps in each
-/// and keeps the faster.
-enum class RecordForm { Timed, WholeWarps, Packed };
+/// holds one whole, its bulk cells by the record path too (record_warp_kernel); the
+/// records packed 32 to a warp, their warps' bulk cells left to the bulk kernel, in
+/// kernels of their own beside it (reflecting_kernel); or the packed records' blocks
+/// interleaved with the bulk blocks in one launch (step_kernel). Each gives every cell the
+/// same update, bit for bit; which is faster depends on the case (docs/performance.md):
+/// Timed runs some of the run's steps in each and keeps the fastest.
+enum class RecordForm { Timed, WholeWarps, Packed, Interleaved };
 
 struct EngineSetup {
     lattice::Kind lattice = lattice::Kind::D3Q19;
@@ -115,8 +116,8 @@ struct EngineSetup {
     /// Every boundary cell through the general path, none through the reflecting cells'
     /// records (kernel/reflecting_cells.hpp): for tests that compare the two.
     bool general_boundaries = false;
-    /// The GPU's form of the records' update (FP32 and FP64 storage; FP16 packs them
-    /// always): timed on the run's first steps, or one form (tests that compare them).
+    /// The GPU's form of the records' update (whole warps: FP32 and FP64 storage alone):
+    /// timed on the run's first steps, or one form (tests that compare them).
     RecordForm record_form = RecordForm::Timed;
 };
 

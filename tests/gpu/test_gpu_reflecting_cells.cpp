@@ -37,10 +37,11 @@ double max_relative(const std::vector<double>& a, const std::vector<double>& b) 
 
 /// The small room of tests/support.hpp with the given streaming, into s; false (and said
 /// so) where this build cannot run it on the GPU.
-bool small_room(const char* pattern, backend::EngineSetup& s) {
+bool small_room(const char* pattern, backend::EngineSetup& s, const char* precision = "fp32") {
     if (!test::case_offered([&] {
-            s = sim::engine_setup(
-                io::parse_case_string(test::small_room, {std::string("model.streaming=\"") + pattern + "\""}));
+            s = sim::engine_setup(io::parse_case_string(
+                test::small_room, {std::string("model.streaming=\"") + pattern + "\"",
+                                   std::string("model.precision=\"") + precision + "\""}));
         }))
         return false;
     return test::gpu_engine_built({s.lattice, s.precision, s.equilibrium, s.collision, s.pattern, s.scalar});
@@ -83,30 +84,37 @@ TEST(GpuOracle, ReflectingCellsMatchCpu) {
     }
 }
 
-// The two forms of the records' update (backend::RecordForm: whole warps, packed) give
-// the same populations and temperatures bit for bit, and so does the timed choice between
-// them, whose timing runs the run's own steps (4 batches of 32 in a call of 200 steps)
-// and which drops the graphs of an earlier call of 32 steps (captured in the first form).
-// The small room: records of every kind, open faces' among them.
+// The forms of the records' update (backend::RecordForm: whole warps, packed beside the
+// bulk kernel, interleaved with its blocks in one launch) give the same populations and
+// temperatures bit for bit, and so does the timed choice between them, whose trials run
+// the run's own steps (33 a candidate, over the calls of 32 and 200 steps: six candidates
+// take 198) and which drops the graphs captured in a candidate's form. The small room:
+// records of every kind, open faces' among them; FP16 storage too (no whole warps there:
+// that form is packed).
 TEST(GpuOracle, RecordFormsAgreeBitForBit) {
     if (backend::cuda_devices().empty()) GTEST_SKIP() << "no CUDA GPU on this machine";
+    for (const char* precision : {"fp32", "fp16"})
     for (const char* pattern : {"two-copy", "in-place"}) {
-        SCOPED_TRACE(pattern);
+        SCOPED_TRACE(std::string(precision) + " " + pattern);
         backend::EngineSetup s;
-        if (!small_room(pattern, s)) continue;
+        if (!small_room(pattern, s, precision)) continue;
         auto state = [&](backend::RecordForm form, std::int64_t steps) {
             s.record_form = form;  // first 32 steps: a graph captured in the form of the moment
             return state_after(*backend::make_cuda_engine(s), s, {32, steps - 32});
         };
         using backend::RecordForm;
-        const auto whole = state(RecordForm::WholeWarps, 41), packed = state(RecordForm::Packed, 41);
+        const auto whole = state(RecordForm::WholeWarps, 41), packed = state(RecordForm::Packed, 41),
+                   interleaved = state(RecordForm::Interleaved, 41);
         ASSERT_EQ(whole.size(), packed.size());
+        ASSERT_EQ(whole.size(), interleaved.size());
         EXPECT_EQ(0, std::memcmp(whole.data(), packed.data(), whole.size() * sizeof(double))) << "whole warps against packed";
+        EXPECT_EQ(0, std::memcmp(whole.data(), interleaved.data(), whole.size() * sizeof(double)))
+            << "whole warps against interleaved";
         const auto whole_long = state(RecordForm::WholeWarps, 232), timed = state(RecordForm::Timed, 232);
         EXPECT_EQ(0, std::memcmp(whole_long.data(), timed.data(), whole_long.size() * sizeof(double)))
             << "whole warps against the timed choice";
-        std::printf("  %s: whole warps = packed after 41 steps, = timed after 232: %s\n", pattern,
-                    whole == packed && whole_long == timed ? "bit for bit" : "DIFFER");
+        std::printf("  %s %s: whole warps = packed = interleaved after 41 steps, = timed after 232: %s\n", precision, pattern,
+                    whole == packed && whole == interleaved && whole_long == timed ? "bit for bit" : "DIFFER");
     }
 }
 

@@ -4,7 +4,10 @@
 // Steps run on the engine's own stream, in batches captured as CUDA graphs.
 #pragma once
 #include <algorithm>
+#include <cstdlib>
 #include <cstring>
+#include <type_traits>
+#include <utility>
 #include <map>
 #include <stdexcept>
 #include <array>
@@ -47,9 +50,9 @@ constexpr int reduce_blocks = 1024;
 // in global memory instead, each of a cell's 18 links (D3Q19) cost a load request a
 // warp through L1, twice the requests of a dense kernel (docs/performance.md).
 template <class K>
-__global__ void __launch_bounds__(update_block_size)
-    bulk_kernel(const __grid_constant__ K k, storage::index_t cells, const std::uint32_t* record_warps) {
-    const storage::index_t cell = storage::index_t(blockIdx.x) * blockDim.x + threadIdx.x;
+__device__ __forceinline__ void bulk_block(const K& k, storage::index_t block, storage::index_t cells,
+                                           const std::uint32_t* record_warps) {
+    const storage::index_t cell = block * blockDim.x + threadIdx.x;
     // A warp that holds records is record_warp_kernel's, its bulk cells included. The
     // cell's class and the warp's bit are loaded before any test, side by side (tested one
     // after the other, the second load would wait for the first).
@@ -63,7 +66,7 @@ __global__ void __launch_bounds__(update_block_size)
         __shared__ std::int32_t around[27 * tiles];
         const storage::TiledBox& layout = k.in.layout;
         if (layout.near && !k.in.faces.has_sponge) {
-            const storage::index_t first = storage::index_t(blockIdx.x) * tiles;  // the block's first tile
+            const storage::index_t first = block * tiles;  // the block's first tile
             const storage::index_t stored = cells / storage::TiledBox::tile_cells;
             for (int j = threadIdx.x; j < 27 * tiles; j += blockDim.x)
                 around[j] = first + j / 27 < stored ? __ldg(layout.near + 27 * first + j) : 0;
@@ -78,6 +81,11 @@ __global__ void __launch_bounds__(update_block_size)
         }
     }
     if (mine) k.update_bulk(cell);
+}
+template <class K>
+__global__ void __launch_bounds__(update_block_size)
+    bulk_kernel(const __grid_constant__ K k, storage::index_t cells, const std::uint32_t* record_warps) {
+    bulk_block(k, blockIdx.x, cells, record_warps);
 }
 
 // A warp's 32 cells of which some have records (kernel/reflecting_cells.hpp): lane j
@@ -153,6 +161,35 @@ __global__ void __launch_bounds__(update_block_size)
     reflecting_kernel(const __grid_constant__ K k, const kernel::ReflectingCell* list, storage::index_t count) {
     const storage::index_t j = storage::index_t(blockIdx.x) * blockDim.x + threadIdx.x;
     if (j < count) k.template update_reflecting<Open>(list[j]);
+}
+
+// One step's bulk cells and packed records in one launch: schedule[b] names what block b
+// updates: a bulk block (>= 0, as bulk_kernel's blockIdx), else, for s = -1 - schedule[b],
+// the records s / 2 * update_block_size on of the open faces' list (s odd) or the walls'
+// (s even). Blocks start in index order, and a record block comes a few waves of blocks
+// before the bulk blocks of its cells (CudaEngine::step_schedule), so that the records'
+// scattered sectors (an x-normal face: one cell of a row, 32 rows to a warp) are read and
+// written while the bulk blocks beside them hold the same sectors in L2. Launched apart,
+// beside the bulk kernel, each record's population cost a DRAM burst of its own (seed
+// 004's room, H200: 2 kB of reads a cell of the open face), and the step waited on a
+// join of the kernels' streams.
+template <class K>
+__global__ void __launch_bounds__(update_block_size)
+    step_kernel(const __grid_constant__ K k, storage::index_t cells, const std::int32_t* schedule,
+                const kernel::ReflectingCell* open, storage::index_t open_count,
+                const kernel::ReflectingCell* walls, storage::index_t wall_count) {
+    const std::int32_t s = __ldg(schedule + blockIdx.x);
+    if (s >= 0) {
+        bulk_block(k, s, cells, nullptr);
+        return;
+    }
+    const std::int32_t r = -1 - s;
+    const storage::index_t j = storage::index_t(r / 2) * update_block_size + threadIdx.x;
+    if (r & 1) {
+        if (j < open_count) k.template update_reflecting<true>(open[j]);
+    } else {
+        if (j < wall_count) k.template update_reflecting<false>(walls[j]);
+    }
 }
 
 /// Shan-Chen's macro-field pass (kernel/pseudopotential.hpp): psi of every fluid cell from
@@ -453,6 +490,7 @@ public:
             if (join_[j]) cudaEventDestroy(join_[j]);
         }
         if (fork_) cudaEventDestroy(fork_);
+        if (trial_start_) cudaEventDestroy(trial_start_), cudaEventDestroy(trial_end_);
         cudaStreamDestroy(stream_);
     }
 
@@ -527,7 +565,7 @@ public:
             for (; n < steps; ++n) step_subdomain();
             return;
         }
-        if (form_pending_ && steps >= 4 * graph_steps) n += choose_record_form();
+        if (form_pending_) n += try_forms(steps);
         if (steps - n >= graph_steps) {
             cudaGraphExec_t& graph = graph_[phase()];
             if (!graph) graph = capture_graph();
@@ -776,7 +814,7 @@ public:
                std::int64_t((boundary_cells_.size() + general_cells_.size()) * sizeof(storage::index_t) +
                             (records_.size() + open_records_.size() + wall_records_.size()) * sizeof(kernel::ReflectingCell) +
                             (open_warps_.size() + wall_warps_.size()) * sizeof(RecordWarp) +
-                            record_warp_bits_.size() * sizeof(std::uint32_t));
+                            record_warp_bits_.size() * sizeof(std::uint32_t) + schedule_.size() * sizeof(std::int32_t));
     }
 
 private:
@@ -1069,6 +1107,7 @@ private:
     void launch_update(const K& k) {
         const auto b = unsigned((cells_ + update_block_size - 1) / update_block_size);
         if constexpr (interacting) macro_field_kernel<<<blocks(), block_size, 0, stream_>>>(k);
+        if (form_ == Form::Interleaved) return launch_interleaved(k);
         const bool side = has_boundary_;
         if (side) {
             check(cudaEventRecord(fork_, stream_), "cudaEventRecord");
@@ -1079,6 +1118,25 @@ private:
         bulk_kernel<<<b, update_block_size, 0, stream_>>>(k, cells_, skipped_warps());
         if (side)
             for (int j = 0; j < sides; ++j) check(cudaStreamWaitEvent(stream_, join_[j], 0), "cudaStreamWaitEvent");
+        if constexpr (sizeof(S) == 2) tick_kernel<<<1, 1, 0, stream_>>>(clock_.get());
+    }
+    /// The records packed and interleaved with the bulk blocks in one launch (step_kernel),
+    /// the general boundary cells beside it.
+    template <class K>
+    void launch_interleaved(const K& k) {
+        const bool side = general_cells_.size() > 0;
+        if (side) {
+            check(cudaEventRecord(fork_, stream_), "cudaEventRecord");
+            check(cudaStreamWaitEvent(side_[0], fork_, 0), "cudaStreamWaitEvent");
+            const auto n = storage::index_t(general_cells_.size());
+            boundary_kernel<<<unsigned((n + update_block_size - 1) / update_block_size), update_block_size, 0,
+                              side_[0]>>>(k, general_cells_.get(), n);
+            check(cudaEventRecord(join_[0], side_[0]), "cudaEventRecord");
+        }
+        step_kernel<<<unsigned(schedule_.size()), update_block_size, 0, stream_>>>(
+            k, cells_, schedule_.get(), open_records_.get(), storage::index_t(open_records_.size()),
+            wall_records_.get(), storage::index_t(wall_records_.size()));
+        if (side) check(cudaStreamWaitEvent(stream_, join_[0], 0), "cudaStreamWaitEvent");
         if constexpr (sizeof(S) == 2) tick_kernel<<<1, 1, 0, stream_>>>(clock_.get());
     }
     /// The general boundary cells, the warps with open faces' records and those with
@@ -1093,7 +1151,7 @@ private:
         constexpr storage::index_t per_block = update_block_size / 32;
         // Each kernel inlines the record path; FP16 storage compiles the packed form alone.
         if constexpr (whole_warps) {
-            if (!packed_) {
+            if (form_ == Form::WholeWarps) {
                 if (const auto n = storage::index_t(open_warps_.size()))
                     record_warp_kernel<true><<<unsigned((n + per_block - 1) / per_block), update_block_size, 0,
                                                open>>>(k, open_warps_.get(), n, records_.get(), cells_);
@@ -1111,80 +1169,166 @@ private:
                                        reflecting>>>(k, wall_records_.get(), n);
     }
     /// The bulk kernel's bit per warp of the warps updated whole; none when packed.
-    const std::uint32_t* skipped_warps() const { return packed_ ? nullptr : record_warp_bits_.get(); }
-    /// Both forms of the records' update (RecordForm): the records packed, and (FP32, FP64)
-    /// the warps of 32 cells that hold them with the bit of each that bulk_kernel skips;
-    /// each split by whether a record is an open face's (its kernels run the open faces'
-    /// code, the others run without it). The form not in use is freed once chosen
-    /// (keep_record_form). `records` in index order (kernel::split_boundary_cells).
+    const std::uint32_t* skipped_warps() const {
+        return form_ == Form::WholeWarps ? record_warp_bits_.get() : nullptr;
+    }
+    /// The records' forms (RecordForm) in this engine: a candidate and its blocks.
+    enum class Form { WholeWarps, Packed, Interleaved };
+    struct Candidate {
+        Form form;
+        std::vector<std::int32_t> schedule;  // Interleaved: step_kernel's blocks
+    };
+    /// The forms of the records' update (RecordForm): the records packed, beside the bulk
+    /// kernel or interleaved with its blocks in one launch (step_kernel's schedules), and
+    /// (FP32, FP64) the warps of 32 cells that hold them with the bit of each that
+    /// bulk_kernel skips; the records and warps each split by whether a record is an open
+    /// face's (its kernels run the open faces' code, the others run without it). The forms
+    /// not in use are freed once one is chosen (keep_form). `records` in index order
+    /// (kernel::split_boundary_cells).
     void plan_record_warps(const std::vector<kernel::ReflectingCell>& records) {
         std::vector<kernel::ReflectingCell> open_packed, walls_packed;
         for (const auto& r : records) (r.open() ? open_packed : walls_packed).push_back(r);
         open_records_ = upload(open_packed, "copy open face cells");
         wall_records_ = upload(walls_packed, "copy reflecting cells");
-        if constexpr (!whole_warps) return;
-        std::vector<RecordWarp> open, walls;
-        std::vector<std::uint32_t> skip;
-        if (!records.empty()) skip.assign(std::size_t((cells_ + 32 * 32 - 1) / (32 * 32)), 0u);
-        for (std::size_t j = 0; j < records.size();) {
-            const storage::index_t warp = records[j].cell / 32;
-            RecordWarp w{32 * warp, storage::index_t(j), 0u};
-            bool any_open = false;
-            for (; j < records.size() && records[j].cell / 32 == warp; ++j) {
-                if (j > 0 && records[j].cell <= records[j - 1].cell) throw std::logic_error("records out of index order");
-                w.lanes |= 1u << (records[j].cell % 32);
-                any_open = any_open || records[j].open();
+        if constexpr (whole_warps) {
+            std::vector<RecordWarp> open, walls;
+            std::vector<std::uint32_t> skip;
+            if (!records.empty()) skip.assign(std::size_t((cells_ + 32 * 32 - 1) / (32 * 32)), 0u);
+            for (std::size_t j = 0; j < records.size();) {
+                const storage::index_t warp = records[j].cell / 32;
+                RecordWarp w{32 * warp, storage::index_t(j), 0u};
+                bool any_open = false;
+                for (; j < records.size() && records[j].cell / 32 == warp; ++j) {
+                    if (j > 0 && records[j].cell <= records[j - 1].cell)
+                        throw std::logic_error("records out of index order");
+                    w.lanes |= 1u << (records[j].cell % 32);
+                    any_open = any_open || records[j].open();
+                }
+                (any_open ? open : walls).push_back(w);
+                skip[std::size_t(warp / 32)] |= 1u << (warp % 32);
             }
-            (any_open ? open : walls).push_back(w);
-            skip[std::size_t(warp / 32)] |= 1u << (warp % 32);
+            records_ = upload(records, "copy reflecting cells");
+            open_warps_ = upload(open, "copy record warps");
+            wall_warps_ = upload(walls, "copy record warps");
+            record_warp_bits_ = upload(skip, "copy record warps");
         }
-        records_ = upload(records, "copy reflecting cells");
-        open_warps_ = upload(open, "copy record warps");
-        wall_warps_ = upload(walls, "copy record warps");
-        record_warp_bits_ = upload(skip, "copy record warps");
-        // Timed only where there is something to time, on one rank (a subdomain steps
-        // without graphs, its border first: whole warps).
-        const bool timed = setup_.record_form == RecordForm::Timed && !records.empty() && setup_.halo.messages.empty();
-        if (!timed) keep_record_form(setup_.record_form == RecordForm::Packed);
-        else form_pending_ = true;
+        // The candidates: whole warps (where compiled), packed, interleaved with leads of
+        // 1, 2 and 4 waves of resident blocks, and every record block first.
+        candidates_.clear();
+        if (records.empty()) return keep_form(Candidate{whole_warps ? Form::WholeWarps : Form::Packed, {}});
+        // The launched kernel's occupancy (in place: the even steps' kernel).
+        using Launched = std::conditional_t<two_copy, Kernel, decltype(std::declval<Kernel>().template fixed<0>())>;
+        int per_sm = 0, sms = 0;
+        check(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, step_kernel<Launched>, update_block_size, 0),
+              "cudaOccupancyMaxActiveBlocksPerMultiprocessor");
+        check(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0), "cudaDeviceGetAttribute");
+        const storage::index_t wave = storage::index_t(std::max(1, per_sm * sms));
+        if (whole_warps) candidates_.push_back({Form::WholeWarps, {}});
+        candidates_.push_back({Form::Packed, {}});
+        for (const storage::index_t lead : {wave, 2 * wave, 4 * wave, cells_})
+            candidates_.push_back({Form::Interleaved, step_schedule(open_packed, walls_packed, lead)});
+        // Timed only on one rank (a subdomain steps without graphs, its border first: its
+        // kernels are bulk_kernel's and the records' own).
+        const RecordForm asked = setup_.record_form;
+        if (asked == RecordForm::Timed && setup_.halo.messages.empty()) {
+            form_pending_ = true;
+            trial_ = 0, trial_steps_ = 0, trial_ms_.assign(candidates_.size(), 0.0f);
+            return;
+        }
+        Form f = whole_warps ? Form::WholeWarps : Form::Packed;  // Timed on a subdomain, WholeWarps
+        if (asked == RecordForm::Packed) f = Form::Packed;
+        if (asked == RecordForm::Interleaved) f = Form::Interleaved;
+        for (auto& c : candidates_)  // the first of its form (interleaved: a lead of one wave)
+            if (c.form == f) return keep_form(std::move(c));
     }
-    /// Uses one form from here on and frees the other's arrays.
-    void keep_record_form(bool packed) {
-        packed_ = packed || !whole_warps;
-        form_pending_ = false;
-        for (auto& g : graph_)  // captured with the form of their time (a batch of fewer steps)
+    /// step_kernel's blocks: the bulk blocks in order, each record block (update_block_size
+    /// records of one list) `lead` blocks before the bulk block of its first record's cell.
+    /// A record block of an open face's took about five bulk blocks' time (H200, seed 004's
+    /// room: a general-path chain of dependent loads); placed among the bulk blocks of its
+    /// own cells, it still ran after them and the step waited for the last ones. A lead of a
+    /// few waves of resident blocks starts it early enough, and near enough that the sectors
+    /// it shares with those bulk blocks are still in L2 (docs/performance.md).
+    std::vector<std::int32_t> step_schedule(const std::vector<kernel::ReflectingCell>& open,
+                                            const std::vector<kernel::ReflectingCell>& walls,
+                                            storage::index_t lead) const {
+        std::vector<std::int32_t> schedule;
+        const storage::index_t bulk = (cells_ + update_block_size - 1) / update_block_size;
+        if (bulk + storage::index_t(open.size() + walls.size()) / update_block_size + 2 >= (storage::index_t(1) << 31))
+            throw std::logic_error("step_schedule: more blocks than an int32 names");
+        std::vector<std::pair<storage::index_t, std::int32_t>> records;  // (bulk block, -1 - r)
+        for (int odd = 0; odd < 2; ++odd) {
+            const auto& list = odd ? open : walls;
+            for (std::size_t first = 0, r = 0; first < list.size(); first += update_block_size, ++r)
+                records.emplace_back(std::max<storage::index_t>(0, list[first].cell / update_block_size - lead),
+                                     -1 - std::int32_t(2 * r + odd));
+        }
+        std::stable_sort(records.begin(), records.end(),
+                         [](const auto& x, const auto& y) { return x.first < y.first; });
+        schedule.reserve(std::size_t(bulk) + records.size());
+        std::size_t next = 0;
+        for (storage::index_t b = 0; b < bulk; ++b) {
+            for (; next < records.size() && records[next].first == b; ++next) schedule.push_back(records[next].second);
+            schedule.push_back(std::int32_t(b));
+        }
+        return schedule;
+    }
+    /// Steps with one candidate's form; the graphs captured before are another's.
+    void use_form(const Candidate& c) {
+        form_ = c.form;
+        if (c.form == Form::Interleaved) schedule_ = upload(c.schedule, "copy the step's schedule");
+        for (auto& g : graph_)
             if (g) cudaGraphExecDestroy(g), g = nullptr;
-        if (packed_) {
+    }
+    /// Uses one form from here on and frees the others' arrays.
+    void keep_form(Candidate c) {
+        use_form(c);
+        form_pending_ = false;
+        candidates_.clear();
+        if (form_ != Form::WholeWarps)
             records_ = decltype(records_)(), open_warps_ = decltype(open_warps_)(),
             wall_warps_ = decltype(wall_warps_)(), record_warp_bits_ = decltype(record_warp_bits_)();
-        } else {
+        if (form_ == Form::WholeWarps)
             open_records_ = decltype(open_records_)(), wall_records_ = decltype(wall_records_)();
-        }
+        if (form_ != Form::Interleaved) schedule_ = decltype(schedule_)();
     }
-    /// RecordForm::Timed: the next steps of the run in each form, one captured batch each
-    /// after one untimed (the graph's upload), and the faster form kept; packed only where
-    /// it saves more than 2% (timing noise; whole warps were the form before). Both forms
-    /// give the same update bit for bit, so these are the run's own steps. Returns them.
-    std::int64_t choose_record_form() {
-        cudaEvent_t start = nullptr, end = nullptr;
-        check(cudaEventCreate(&start), "cudaEventCreate");
-        check(cudaEventCreate(&end), "cudaEventCreate");
-        float ms[2] = {0, 0};
-        for (int form = 0; form < 2; ++form) {
-            packed_ = form == 1;
-            cudaGraphExec_t g = capture_graph();
-            check(cudaGraphLaunch(g, stream_), "graph launch");
-            check(cudaEventRecord(start, stream_), "cudaEventRecord");
-            check(cudaGraphLaunch(g, stream_), "graph launch");
-            check(cudaEventRecord(end, stream_), "cudaEventRecord");
-            check(cudaEventSynchronize(end), "record form timing");
-            check(cudaEventElapsedTime(&ms[form], start, end), "cudaEventElapsedTime");
-            check(cudaGraphExecDestroy(g), "cudaGraphExecDestroy");
+    /// RecordForm::Timed: the run's own steps in each candidate form, one untimed (a
+    /// kernel's first launch loads it) and graph_steps timed, over as many calls of step()
+    /// as it takes (a run advances in chunks between its probes and samples: 18 steps in
+    /// seed 004's room); then the fastest is kept, a later candidate only where it saves
+    /// more than 2% over the best before it (timing noise; whole warps, then packed, were
+    /// the forms before). Every form gives the same update, bit for bit. Returns the steps
+    /// taken, at most `steps`.
+    std::int64_t try_forms(std::int64_t steps) {
+        std::int64_t n = 0;
+        if (!trial_start_) {
+            check(cudaEventCreate(&trial_start_), "cudaEventCreate");
+            check(cudaEventCreate(&trial_end_), "cudaEventCreate");
         }
-        cudaEventDestroy(start);
-        cudaEventDestroy(end);
-        keep_record_form(ms[1] < 0.98f * ms[0]);
-        return 4 * graph_steps;
+        while (form_pending_ && n < steps) {
+            if (trial_steps_ == 0) {
+                use_form(candidates_[trial_]);
+                launch_one();
+                ++n, ++trial_steps_;
+                continue;
+            }
+            const std::int64_t k = std::min(steps - n, graph_steps + 1 - trial_steps_);
+            check(cudaEventRecord(trial_start_, stream_), "cudaEventRecord");
+            for (std::int64_t j = 0; j < k; ++j) launch_one();
+            check(cudaEventRecord(trial_end_, stream_), "cudaEventRecord");
+            check(cudaEventSynchronize(trial_end_), "record form timing");
+            float ms = 0;
+            check(cudaEventElapsedTime(&ms, trial_start_, trial_end_), "cudaEventElapsedTime");
+            trial_ms_[trial_] += ms;
+            n += k, trial_steps_ += k;
+            if (trial_steps_ <= graph_steps) continue;
+            trial_steps_ = 0;
+            if (++trial_ < candidates_.size()) continue;
+            std::size_t best = 0;
+            for (std::size_t c = 1; c < candidates_.size(); ++c)
+                if (trial_ms_[c] < 0.98f * trial_ms_[best]) best = c;
+            keep_form(std::move(candidates_[best]));
+        }
+        return n;
     }
     /// The fields kernel once for the host arrays given (density, velocity, scalar: each
     /// where not null) through `d`, device memory for all of them (1, 3 and 1 values a
@@ -1313,9 +1457,17 @@ private:
     DeviceArray<kernel::ReflectingCell> records_;   // the others' records in whole warps, in index order
     /// The whole-warp form compiled (FP32, FP64); FP16 storage packs the records always.
     static constexpr bool whole_warps = sizeof(S) != 2;
-    bool packed_ = !whole_warps;  // the form in use (RecordForm)
-    bool form_pending_ = false;   // RecordForm::Timed, not yet timed (choose_record_form)
+    /// The forms of the records' update (plan_record_warps), the one in use and, while
+    /// RecordForm::Timed has not chosen, the candidates and their times (try_forms).
+    Form form_ = whole_warps ? Form::WholeWarps : Form::Packed;
+    bool form_pending_ = false;
+    std::vector<Candidate> candidates_;
+    std::size_t trial_ = 0;
+    std::int64_t trial_steps_ = 0;
+    std::vector<float> trial_ms_;
+    cudaEvent_t trial_start_ = nullptr, trial_end_ = nullptr;  // made at the first trial
     DeviceArray<kernel::ReflectingCell> open_records_, wall_records_;  // the records packed
+    DeviceArray<std::int32_t> schedule_;  // step_kernel's blocks (step_schedule)
     DeviceArray<RecordWarp> open_warps_, wall_warps_;  // the warps that hold them (record_warp_kernel)
     DeviceArray<std::uint32_t> record_warp_bits_;     // a bit per warp: one of those (bulk_kernel skips it)
     DeviceArray<std::uint32_t> clock_;                // steps since initialisation (stochastic FP16 rounding)
