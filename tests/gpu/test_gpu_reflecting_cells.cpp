@@ -88,7 +88,8 @@ TEST(GpuOracle, ReflectingCellsMatchCpu) {
 // bulk kernel, interleaved with its blocks in one launch) give the same populations and
 // temperatures bit for bit, and so does the timed choice between them, whose trials run
 // the run's own steps (33 a candidate, over the calls of 32 and 200 steps: six candidates
-// take 198) and which drops the graphs captured in a candidate's form. The small room:
+// take 198; or, in one call of 420, a graph of 32 untimed and one timed each) and which
+// drops the graphs captured in a candidate's form. The small room:
 // records of every kind, open faces' among them; FP16 storage too (no whole warps there:
 // that form is packed).
 TEST(GpuOracle, RecordFormsAgreeBitForBit) {
@@ -113,8 +114,17 @@ TEST(GpuOracle, RecordFormsAgreeBitForBit) {
         const auto whole_long = state(RecordForm::WholeWarps, 232), timed = state(RecordForm::Timed, 232);
         EXPECT_EQ(0, std::memcmp(whole_long.data(), timed.data(), whole_long.size() * sizeof(double)))
             << "whole warps against the timed choice";
-        std::printf("  %s %s: whole warps = packed = interleaved after 41 steps, = timed after 232: %s\n", precision, pattern,
-                    whole == packed && whole == interleaved && whole_long == timed ? "bit for bit" : "DIFFER");
+        // One call of 420 steps: the candidates timed as graphs (try_forms), 64 steps each.
+        s.record_form = RecordForm::Timed;
+        const auto timed_graphs = state_after(*backend::make_cuda_engine(s), s, {420});
+        const auto whole_420 = state(RecordForm::WholeWarps, 420);
+        EXPECT_EQ(0, std::memcmp(whole_420.data(), timed_graphs.data(), whole_420.size() * sizeof(double)))
+            << "whole warps against the choice timed in graphs";
+        std::printf("  %s %s: whole warps = packed = interleaved after 41 steps, = timed after 232 and 420: %s\n",
+                    precision, pattern,
+                    whole == packed && whole == interleaved && whole_long == timed && whole_420 == timed_graphs
+                        ? "bit for bit"
+                        : "DIFFER");
     }
 }
 

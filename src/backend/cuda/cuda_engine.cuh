@@ -1291,36 +1291,53 @@ private:
             open_records_ = decltype(open_records_)(), wall_records_ = decltype(wall_records_)();
         if (form_ != Form::Interleaved) schedule_ = decltype(schedule_)();
     }
-    /// RecordForm::Timed: the run's own steps in each candidate form, one untimed (a
-    /// kernel's first launch loads it) and graph_steps timed, over as many calls of step()
-    /// as it takes (a run advances in chunks between its probes and samples: 18 steps in
-    /// seed 004's room); then the fastest is kept, a later candidate only where it saves
-    /// more than 2% over the best before it (timing noise; whole warps, then packed, were
-    /// the forms before). Every form gives the same update, bit for bit. Returns the steps
-    /// taken, at most `steps`.
+    /// RecordForm::Timed: the run's own steps in each candidate form, and the fastest kept,
+    /// a later candidate only where it saves more than 2% over the best before it (timing
+    /// noise; whole warps, then packed, were the forms before). Every form gives the same
+    /// update, bit for bit. Where the first call has the steps for all of them, each
+    /// candidate's graph of graph_steps runs once untimed (its upload, a kernel's first
+    /// launch loads it), then once timed: as the run will step. Otherwise (a run advances in
+    /// chunks between its probes and samples: 18 steps in seed 004's room) one step untimed
+    /// and graph_steps timed, launched one by one, over as many calls as it takes: timed so
+    /// in a small box, the forms with fewer launches a step looked faster than they run in
+    /// graphs (room_heater_window FP16, H200). Returns the steps taken, at most `steps`.
     std::int64_t try_forms(std::int64_t steps) {
         std::int64_t n = 0;
         if (!trial_start_) {
             check(cudaEventCreate(&trial_start_), "cudaEventCreate");
             check(cudaEventCreate(&trial_end_), "cudaEventCreate");
+            trial_graphs_ = steps >= 2 * graph_steps * std::int64_t(candidates_.size());
         }
-        while (form_pending_ && n < steps) {
-            if (trial_steps_ == 0) {
-                use_form(candidates_[trial_]);
-                launch_one();
-                ++n, ++trial_steps_;
-                continue;
-            }
-            const std::int64_t k = std::min(steps - n, graph_steps + 1 - trial_steps_);
+        auto timed = [&](auto&& launch) {
             check(cudaEventRecord(trial_start_, stream_), "cudaEventRecord");
-            for (std::int64_t j = 0; j < k; ++j) launch_one();
+            launch();
             check(cudaEventRecord(trial_end_, stream_), "cudaEventRecord");
             check(cudaEventSynchronize(trial_end_), "record form timing");
             float ms = 0;
             check(cudaEventElapsedTime(&ms, trial_start_, trial_end_), "cudaEventElapsedTime");
             trial_ms_[trial_] += ms;
-            n += k, trial_steps_ += k;
-            if (trial_steps_ <= graph_steps) continue;
+        };
+        while (form_pending_ && n < steps) {
+            if (trial_graphs_) {
+                use_form(candidates_[trial_]);
+                cudaGraphExec_t g = capture_graph();
+                check(cudaGraphLaunch(g, stream_), "graph launch");
+                timed([&] { check(cudaGraphLaunch(g, stream_), "graph launch"); });
+                check(cudaGraphExecDestroy(g), "cudaGraphExecDestroy");
+                n += 2 * graph_steps;
+            } else if (trial_steps_ == 0) {
+                use_form(candidates_[trial_]);
+                launch_one();
+                ++n, ++trial_steps_;
+                continue;
+            } else {
+                const std::int64_t k = std::min(steps - n, graph_steps + 1 - trial_steps_);
+                timed([&] {
+                    for (std::int64_t j = 0; j < k; ++j) launch_one();
+                });
+                n += k, trial_steps_ += k;
+                if (trial_steps_ <= graph_steps) continue;
+            }
             trial_steps_ = 0;
             if (++trial_ < candidates_.size()) continue;
             std::size_t best = 0;
@@ -1464,6 +1481,7 @@ private:
     std::vector<Candidate> candidates_;
     std::size_t trial_ = 0;
     std::int64_t trial_steps_ = 0;
+    bool trial_graphs_ = false;  // each candidate timed as one graph (try_forms)
     std::vector<float> trial_ms_;
     cudaEvent_t trial_start_ = nullptr, trial_end_ = nullptr;  // made at the first trial
     DeviceArray<kernel::ReflectingCell> open_records_, wall_records_;  // the records packed
