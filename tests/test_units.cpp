@@ -6,10 +6,12 @@
 
 #include <cmath>
 #include <string>
+#include <vector>
 
 #include "common/error.hpp"
 #include "io/case_file.hpp"
 #include "sim/case_check.hpp"
+#include "sim/simulation.hpp"
 #include "sim/units.hpp"
 
 namespace barracuda {
@@ -87,6 +89,43 @@ void expect_refused(const std::string& text, const std::string& part) {
     } catch (const CaseError& e) {
         EXPECT_NE(std::string(e.what()).find(part), std::string::npos) << e.what();
     }
+}
+
+// output.period k times and run.time can be one instant that rounding makes two steps
+// (period / dt rounded, time / dt rounded up): here dt = 0.1 s, 1.02 s is 10 steps and
+// 4.08 s is 41, so the fourth output fell on step 40, one step before the end's. The
+// end's output stands for it (seed 004's room wrote two 85 MB files 2 steps apart).
+TEST(Units, AnOutputInstantAtTheEndIsWrittenOnce) {
+    const auto spec = io::parse_case_string(R"(
+[units]
+length = 1.0
+velocity = 0.1
+lattice_velocity = 0.1
+[model]
+lattice = "D2Q9"
+precision = "fp64"
+viscosity = 0.01
+[domain]
+size = [10, 10]
+periodic = [true, true]
+[run]
+time = 4.08
+[output]
+period = 1.02
+)");
+    ASSERT_NEAR(spec.units.dt(), 0.1, 1e-15);
+    ASSERT_EQ(spec.output.interval, 10);
+    ASSERT_EQ(spec.run.steps, 41);
+    struct Steps final : sim::OutputSink {
+        std::vector<std::int64_t> written;
+        void write(std::int64_t step, const std::vector<double>&, const std::vector<double>&,
+                   const std::vector<double>&) override {
+            written.push_back(step);
+        }
+    } sink;
+    sim::Simulation run(spec, sim::BackendChoice::Cpu);
+    run.run(&sink, {});
+    EXPECT_EQ(sink.written, (std::vector<std::int64_t>{0, 10, 20, 30, 41}));
 }
 
 TEST(Units, RefusalsNameWhatWouldFixTheCase) {

@@ -16,6 +16,7 @@
 
 #include "backend/cuda/cuda_check.hpp"
 #include "backend/configured.hpp"
+#include "backend/interleave.hpp"
 #include "backend/makers.hpp"
 #include "backend/engine_common.hpp"
 #include "kernel/momentum_exchange.hpp"
@@ -164,10 +165,9 @@ __global__ void __launch_bounds__(update_block_size)
 }
 
 // One step's bulk cells and packed records in one launch: schedule[b] names what block b
-// updates: a bulk block (>= 0, as bulk_kernel's blockIdx), else, for s = -1 - schedule[b],
-// the records s / 2 * update_block_size on of the open faces' list (s odd) or the walls'
-// (s even). Blocks start in index order, and a record block comes a few waves of blocks
-// before the bulk blocks of its cells (CudaEngine::step_schedule), so that the records'
+// updates, decoded here as backend::scheduled_block does (backend/interleave.hpp): a bulk
+// block, or update_block_size records of the open faces' list or of the walls'. Blocks start in index order, and a record block comes a
+// few waves of blocks before the bulk blocks of its cells (interleaved_schedule), so that the records'
 // scattered sectors (an x-normal face: one cell of a row, 32 rows to a warp) are read and
 // written while the bulk blocks beside them hold the same sectors in L2. Launched apart,
 // beside the bulk kernel, each record's population cost a DRAM burst of its own (seed
@@ -1226,7 +1226,8 @@ private:
         if (whole_warps) candidates_.push_back({Form::WholeWarps, {}});
         candidates_.push_back({Form::Packed, {}});
         for (const storage::index_t lead : {wave, 2 * wave, 4 * wave, cells_})
-            candidates_.push_back({Form::Interleaved, step_schedule(open_packed, walls_packed, lead)});
+            candidates_.push_back(
+                {Form::Interleaved, interleaved_schedule(cells_, update_block_size, open_packed, walls_packed, lead)});
         // Timed only on one rank (a subdomain steps without graphs, its border first: its
         // kernels are bulk_kernel's and the records' own).
         const RecordForm asked = setup_.record_form;
@@ -1240,37 +1241,6 @@ private:
         if (asked == RecordForm::Interleaved) f = Form::Interleaved;
         for (auto& c : candidates_)  // the first of its form (interleaved: a lead of one wave)
             if (c.form == f) return keep_form(std::move(c));
-    }
-    /// step_kernel's blocks: the bulk blocks in order, each record block (update_block_size
-    /// records of one list) `lead` blocks before the bulk block of its first record's cell.
-    /// A record block of an open face's took about five bulk blocks' time (H200, seed 004's
-    /// room: a general-path chain of dependent loads); placed among the bulk blocks of its
-    /// own cells, it still ran after them and the step waited for the last ones. A lead of a
-    /// few waves of resident blocks starts it early enough, and near enough that the sectors
-    /// it shares with those bulk blocks are still in L2 (docs/performance.md).
-    std::vector<std::int32_t> step_schedule(const std::vector<kernel::ReflectingCell>& open,
-                                            const std::vector<kernel::ReflectingCell>& walls,
-                                            storage::index_t lead) const {
-        std::vector<std::int32_t> schedule;
-        const storage::index_t bulk = (cells_ + update_block_size - 1) / update_block_size;
-        if (bulk + storage::index_t(open.size() + walls.size()) / update_block_size + 2 >= (storage::index_t(1) << 31))
-            throw std::logic_error("step_schedule: more blocks than an int32 names");
-        std::vector<std::pair<storage::index_t, std::int32_t>> records;  // (bulk block, -1 - r)
-        for (int odd = 0; odd < 2; ++odd) {
-            const auto& list = odd ? open : walls;
-            for (std::size_t first = 0, r = 0; first < list.size(); first += update_block_size, ++r)
-                records.emplace_back(std::max<storage::index_t>(0, list[first].cell / update_block_size - lead),
-                                     -1 - std::int32_t(2 * r + odd));
-        }
-        std::stable_sort(records.begin(), records.end(),
-                         [](const auto& x, const auto& y) { return x.first < y.first; });
-        schedule.reserve(std::size_t(bulk) + records.size());
-        std::size_t next = 0;
-        for (storage::index_t b = 0; b < bulk; ++b) {
-            for (; next < records.size() && records[next].first == b; ++next) schedule.push_back(records[next].second);
-            schedule.push_back(std::int32_t(b));
-        }
-        return schedule;
     }
     /// Steps with one candidate's form; the graphs captured before are another's.
     void use_form(const Candidate& c) {
@@ -1485,7 +1455,7 @@ private:
     std::vector<float> trial_ms_;
     cudaEvent_t trial_start_ = nullptr, trial_end_ = nullptr;  // made at the first trial
     DeviceArray<kernel::ReflectingCell> open_records_, wall_records_;  // the records packed
-    DeviceArray<std::int32_t> schedule_;  // step_kernel's blocks (step_schedule)
+    DeviceArray<std::int32_t> schedule_;  // step_kernel's blocks (interleaved_schedule)
     DeviceArray<RecordWarp> open_warps_, wall_warps_;  // the warps that hold them (record_warp_kernel)
     DeviceArray<std::uint32_t> record_warp_bits_;     // a bit per warp: one of those (bulk_kernel skips it)
     DeviceArray<std::uint32_t> clock_;                // steps since initialisation (stochastic FP16 rounding)
