@@ -20,6 +20,8 @@
 #include "io/atomic_file.hpp"
 #include "io/output_dir.hpp"
 #include "io/png_slice.hpp"
+#include "io/case_file.hpp"
+#include "io/run_writer.hpp"
 #include "io/vtk.hpp"
 
 namespace fs = std::filesystem;
@@ -363,6 +365,51 @@ TEST(IoPvd, ListsEntriesInOrderAndRewritesOnEachAdd) {
     EXPECT_NE(text.find("file=\"vti/a&amp;b.vti\"", c), std::string::npos);
     EXPECT_EQ(text.substr(text.size() - 11), "</VTKFile>\n");
     EXPECT_FALSE(contains_tmp(dir.path()));
+}
+
+// A run's instants (io::RunWriter) are written on a thread of their own, one at a time:
+// after flush() the VTI holds the fields handed over, the series lists it and the PNG is
+// there, each written whole; a write that fails is not lost but thrown by the next
+// write() or flush(), on the run's thread.
+TEST(IoRunWriter, InstantsWrittenBehindArriveWholeAndTheirErrorsAreThrown) {
+    TempDir dir;
+    const auto spec = io::parse_case_string("[model]\nlattice = \"D3Q19\"\ntau = 0.8\n[domain]\nsize = [4, 3, 2]\n[output]\nformats = [\"vti\", \"png\"]\n");
+    const std::size_t cells = 24;
+    std::vector<double> rho(cells), u(3 * cells, 0.0);
+    for (std::size_t c = 0; c < cells; ++c) rho[c] = 1.0 + 1e-3 * double(c), u[3 * c] = 0.01 * double(c);
+    {
+        io::RunWriter writer(spec, io::claim_output_directory(dir / "out"));
+        writer.write(0, rho, u, {});
+        rho[5] = 7;  // the caller's arrays are its own again once write() returns
+        writer.write(10, rho, u, {});
+        writer.flush();
+        for (const char* name : {"fields_00000000.vti", "fields_00000010.vti", "slice_00000000.png",
+                                 "slice_00000010.png", "fields.pvd"})
+            EXPECT_TRUE(fs::is_regular_file(dir / "out" / name)) << name;
+        for (const std::int64_t step : {0, 10}) {
+            char name[32];
+            std::snprintf(name, sizeof name, "fields_%08lld.vti", static_cast<long long>(step));
+            const Vti v = parse_vti(dir / "out" / name);
+            const std::string bytes = decode_raw(v, "density");
+            ASSERT_EQ(bytes.size(), cells * sizeof(double));
+            double at5 = 0;
+            std::memcpy(&at5, bytes.data() + 5 * sizeof(double), sizeof(double));
+            EXPECT_EQ(at5, step == 0 ? 1.005 : 7.0) << name;
+        }
+        const std::string series = read_all(dir / "out" / "fields.pvd");
+        EXPECT_LT(series.find("fields_00000000.vti"), series.find("fields_00000010.vti"));
+        EXPECT_EQ(writer.last_png(), dir / "out" / "slice_00000010.png");
+        EXPECT_FALSE(contains_tmp(dir / "out"));
+    }
+    io::RunWriter writer(spec, io::claim_output_directory(dir / "gone"));
+    fs::remove_all(dir / "gone");  // the directory vanishes under the run
+    EXPECT_NO_THROW(writer.write(0, rho, u, {}));
+    try {
+        writer.flush();
+        ADD_FAILURE() << "a failed write was lost";
+    } catch (const OutputError& e) {
+        EXPECT_NE(std::string(e.what()).find("gone"), std::string::npos) << e.what();
+    }
 }
 
 // ----------------------------------------------------------------------- PNG

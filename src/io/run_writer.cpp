@@ -126,13 +126,14 @@ void RunWriter::truncate(CsvLog& log, std::int64_t step) {
 
 RunWriter::~RunWriter() {
     try {
-        flush();
+        flush();  // waits for a write in flight too
     } catch (...) {  // a destructor must not throw; the run has already failed or finished
     }
 }
 
 void RunWriter::write(std::int64_t step, const std::vector<double>& rho, const std::vector<double>& u,
                       const std::vector<double>& temperature) {
+    settle();  // the instant before: one in flight at a time, so one set of fields in memory
     if (step == last_step_) return;  // the final state can coincide with an output interval
     last_step_ = step;
     write_permeability(step, u);
@@ -152,6 +153,7 @@ void RunWriter::write(std::int64_t step, const std::vector<double>& rho, const s
     in_output_units(fields);
     fields.node_kind = kinds_;  // also tells the PNG which nodes are solid
 
+    if (!sub_.decomposed()) return write_behind(step, std::move(fields));
     if (o.vti) {
         FieldSet vti = fields;
         if (!o.velocity) vti.velocity.clear();
@@ -166,6 +168,38 @@ void RunWriter::write(std::int64_t step, const std::vector<double>& rho, const s
         }
     }
     if (o.png) write_png(step, fields);
+}
+
+void RunWriter::write_behind(std::int64_t step, FieldSet fields) {
+    const auto& o = spec_.output;
+    char stem[64];
+    std::snprintf(stem, sizeof stem, "fields_%08lld", static_cast<long long>(step));
+    const std::filesystem::path vti = dir_.path / (std::string(stem) + ".vti");
+    std::snprintf(stem, sizeof stem, "slice_%08lld.png", static_cast<long long>(step));
+    const std::filesystem::path png = dir_.path / stem;
+    // The names are known now; what lists them (files(), last_png()) is read after flush().
+    if (o.vti) {
+        files_.push_back(vti);
+        if (std::find(files_.begin(), files_.end(), series_.path()) == files_.end()) files_.push_back(series_.path());
+    }
+    if (o.png) files_.push_back(png), last_png_ = png;
+    // The instant's files in order: the VTI, then the series that names it (a .pvd never
+    // lists a file not yet complete), then the PNG; each written atomically as before.
+    behind_ = std::async(std::launch::async, [this, step, o, vti, png, slice = slice_of(step),
+                                              fields = std::move(fields)]() mutable {
+        if (o.vti) {
+            FieldSet written = fields;  // the PNG's velocity and node kinds whatever the VTI holds
+            if (!o.velocity) written.velocity.clear();
+            if (!o.node_kind) written.node_kind.clear();
+            write_vti(vti, written, VtiOptions{o.zlib});
+            series_.add(double(step), vti.filename().string());
+        }
+        if (o.png) write_png_slice(png, fields, slice);
+    });
+}
+
+void RunWriter::settle() {
+    if (behind_.valid()) behind_.get();  // rethrows the write's error (OutputError), here on the run's thread
 }
 
 std::string RunWriter::write_dataset(const std::string& stem, const FieldSet& fields) {
@@ -193,16 +227,21 @@ std::string RunWriter::write_dataset(const std::string& stem, const FieldSet& fi
     return stem + ".pvti";
 }
 
-void RunWriter::write_png(std::int64_t step, const FieldSet& fields) {
+SliceOptions RunWriter::slice_of(std::int64_t step) const {
     const auto& o = spec_.output;
+    SliceOptions s;
+    s.axis = lattice::dimensions_of(spec_.model.lattice) == 2 ? 2 : o.slice_axis;
+    const int n = spec_.size[s.axis];
+    s.index = std::clamp(int(std::lround(o.slice_position * (n - 1))), 0, n - 1);
+    s.title = spec_.title + "  step " + std::to_string(step);
+    return s;
+}
+
+void RunWriter::write_png(std::int64_t step, const FieldSet& fields) {
     char name[64];
     {
         std::snprintf(name, sizeof name, "slice_%08lld.png", static_cast<long long>(step));
-        SliceOptions s;
-        s.axis = lattice::dimensions_of(spec_.model.lattice) == 2 ? 2 : o.slice_axis;
-        const int n = spec_.size[s.axis];
-        s.index = std::clamp(int(std::lround(o.slice_position * (n - 1))), 0, n - 1);
-        s.title = spec_.title + "  step " + std::to_string(step);
+        SliceOptions s = slice_of(step);
         if (!sub_.decomposed()) {
             write_png_slice(dir_.path / name, fields, s);
         } else {
@@ -362,6 +401,7 @@ void RunWriter::in_output_units(FieldSet& fields) const {
 }
 
 void RunWriter::write_mean(const sim::MeanFields& mean) {
+    settle();
     FieldSet f;
     f.size = sub_.owned_size;
     f.offset = sub_.owned_origin;
@@ -615,6 +655,7 @@ void RunWriter::write_event(std::int64_t step, const std::string& text) {
 }
 
 void RunWriter::flush() {
+    settle();
     flush(forces_);
     flush(probes_);
     flush(permeability_log_);
