@@ -1107,7 +1107,8 @@ private:
     void launch_update(const K& k) {
         const auto b = unsigned((cells_ + update_block_size - 1) / update_block_size);
         if constexpr (interacting) macro_field_kernel<<<blocks(), block_size, 0, stream_>>>(k);
-        if (form_ == Form::Interleaved) return launch_interleaved(k);
+        if constexpr (interleavable)
+            if (form_ == Form::Interleaved) return launch_interleaved(k);
         const bool side = has_boundary_;
         if (side) {
             check(cudaEventRecord(fork_, stream_), "cudaEventRecord");
@@ -1216,18 +1217,20 @@ private:
         // 1, 2 and 4 waves of resident blocks, and every record block first.
         candidates_.clear();
         if (records.empty()) return keep_form(Candidate{whole_warps ? Form::WholeWarps : Form::Packed, {}});
-        // The launched kernel's occupancy (in place: the even steps' kernel).
-        using Launched = std::conditional_t<two_copy, Kernel, decltype(std::declval<Kernel>().template fixed<0>())>;
-        int per_sm = 0, sms = 0;
-        check(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, step_kernel<Launched>, update_block_size, 0),
-              "cudaOccupancyMaxActiveBlocksPerMultiprocessor");
-        check(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0), "cudaDeviceGetAttribute");
-        const storage::index_t wave = storage::index_t(std::max(1, per_sm * sms));
         if (whole_warps) candidates_.push_back({Form::WholeWarps, {}});
         candidates_.push_back({Form::Packed, {}});
-        for (const storage::index_t lead : {wave, 2 * wave, 4 * wave, cells_})
-            candidates_.push_back(
-                {Form::Interleaved, interleaved_schedule(cells_, update_block_size, open_packed, walls_packed, lead)});
+        if constexpr (interleavable) {
+            // The launched kernel's occupancy (in place: the even steps' kernel).
+            using Launched = std::conditional_t<two_copy, Kernel, decltype(std::declval<Kernel>().template fixed<0>())>;
+            int per_sm = 0, sms = 0;
+            check(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, step_kernel<Launched>, update_block_size, 0),
+                  "cudaOccupancyMaxActiveBlocksPerMultiprocessor");
+            check(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0), "cudaDeviceGetAttribute");
+            const storage::index_t wave = storage::index_t(std::max(1, per_sm * sms));
+            for (const storage::index_t lead : {wave, 2 * wave, 4 * wave, cells_})
+                candidates_.push_back(
+                    {Form::Interleaved, interleaved_schedule(cells_, update_block_size, open_packed, walls_packed, lead)});
+        }
         // Timed only on one rank (a subdomain steps without graphs, its border first: its
         // kernels are bulk_kernel's and the records' own).
         const RecordForm asked = setup_.record_form;
@@ -1238,7 +1241,7 @@ private:
         }
         Form f = whole_warps ? Form::WholeWarps : Form::Packed;  // Timed on a subdomain, WholeWarps
         if (asked == RecordForm::Packed) f = Form::Packed;
-        if (asked == RecordForm::Interleaved) f = Form::Interleaved;
+        if (asked == RecordForm::Interleaved) f = interleavable ? Form::Interleaved : Form::Packed;
         for (auto& c : candidates_)  // the first of its form (interleaved: a lead of one wave)
             if (c.form == f) return keep_form(std::move(c));
     }
@@ -1444,6 +1447,10 @@ private:
     DeviceArray<kernel::ReflectingCell> records_;   // the others' records in whole warps, in index order
     /// The whole-warp form compiled (FP32, FP64); FP16 storage packs the records always.
     static constexpr bool whole_warps = sizeof(S) != 2;
+    /// The interleaved form compiled: dense layouts. Sparse storage's bulk blocks read their
+    /// neighbour tiles into shared memory first; step_kernel would do that too, but it has
+    /// not run on a GPU with them yet (session 33 had no device time left for it).
+    static constexpr bool interleavable = !std::is_same_v<typename Kernel::Layout, storage::TiledBox>;
     /// The forms of the records' update (plan_record_warps), the one in use and, while
     /// RecordForm::Timed has not chosen, the candidates and their times (try_forms).
     Form form_ = whole_warps ? Form::WholeWarps : Form::Packed;
