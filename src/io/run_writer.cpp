@@ -6,6 +6,8 @@
 #include <cstring>
 #include <fstream>
 #include <functional>
+#include <memory>
+#include <system_error>
 #include <regex>
 #include <string>
 #include <utility>
@@ -185,17 +187,22 @@ void RunWriter::write_behind(std::int64_t step, FieldSet fields) {
     if (o.png) files_.push_back(png), last_png_ = png;
     // The instant's files in order: the VTI, then the series that names it (a .pvd never
     // lists a file not yet complete), then the PNG; each written atomically as before.
-    behind_ = std::async(std::launch::async, [this, step, o, vti, png, slice = slice_of(step),
-                                              fields = std::move(fields)]() mutable {
+    auto instant = std::make_shared<FieldSet>(std::move(fields));
+    auto task = [this, step, o, vti, png, slice = slice_of(step), instant] {
         if (o.vti) {
-            FieldSet written = fields;  // the PNG's velocity and node kinds whatever the VTI holds
+            FieldSet written = *instant;  // the PNG's velocity and node kinds whatever the VTI holds
             if (!o.velocity) written.velocity.clear();
             if (!o.node_kind) written.node_kind.clear();
             write_vti(vti, written, VtiOptions{o.zlib});
             series_.add(double(step), vti.filename().string());
         }
-        if (o.png) write_png_slice(png, fields, slice);
-    });
+        if (o.png) write_png_slice(png, *instant, slice);
+    };
+    try {
+        behind_ = std::async(std::launch::async, task);
+    } catch (const std::system_error&) {  // no thread to be had: written here, as on several ranks
+        task();
+    }
 }
 
 void RunWriter::settle() {
