@@ -157,12 +157,7 @@ void RunWriter::write(std::int64_t step, const std::vector<double>& rho, const s
 
     if (!sub_.decomposed()) return write_behind(step, std::move(fields));
     if (o.vti) {
-        FieldSet vti = fields;
-        if (!o.velocity) vti.velocity.clear();
-        if (!o.node_kind) vti.node_kind.clear();
-        char stem[64];
-        std::snprintf(stem, sizeof stem, "fields_%08lld", static_cast<long long>(step));
-        const std::string name = write_dataset(stem, vti);
+        const std::string name = write_dataset(instant_name("fields", step), vti_fields(fields));
         files_.push_back(dir_.path / name);
         if (lead_) {
             series_.add(double(step), name);
@@ -172,13 +167,23 @@ void RunWriter::write(std::int64_t step, const std::vector<double>& rho, const s
     if (o.png) write_png(step, fields);
 }
 
+std::string RunWriter::instant_name(const char* kind, std::int64_t step) {
+    char name[64];
+    std::snprintf(name, sizeof name, "%s_%08lld", kind, static_cast<long long>(step));
+    return name;
+}
+
+FieldSet RunWriter::vti_fields(const FieldSet& fields) const {
+    FieldSet vti = fields;
+    if (!spec_.output.velocity) vti.velocity.clear();
+    if (!spec_.output.node_kind) vti.node_kind.clear();
+    return vti;
+}
+
 void RunWriter::write_behind(std::int64_t step, FieldSet fields) {
     const auto& o = spec_.output;
-    char stem[64];
-    std::snprintf(stem, sizeof stem, "fields_%08lld", static_cast<long long>(step));
-    const std::filesystem::path vti = dir_.path / (std::string(stem) + ".vti");
-    std::snprintf(stem, sizeof stem, "slice_%08lld.png", static_cast<long long>(step));
-    const std::filesystem::path png = dir_.path / stem;
+    const std::filesystem::path vti = dir_.path / (instant_name("fields", step) + ".vti");
+    const std::filesystem::path png = dir_.path / (instant_name("slice", step) + ".png");
     // The names are known now; what lists them (files(), last_png()) is read after flush().
     if (o.vti) {
         files_.push_back(vti);
@@ -190,10 +195,7 @@ void RunWriter::write_behind(std::int64_t step, FieldSet fields) {
     auto instant = std::make_shared<FieldSet>(std::move(fields));
     auto task = [this, step, o, vti, png, slice = slice_of(step), instant] {
         if (o.vti) {
-            FieldSet written = *instant;  // the PNG's velocity and node kinds whatever the VTI holds
-            if (!o.velocity) written.velocity.clear();
-            if (!o.node_kind) written.node_kind.clear();
-            write_vti(vti, written, VtiOptions{o.zlib});
+            write_vti(vti, vti_fields(*instant), VtiOptions{o.zlib});  // the PNG keeps its velocity and node kinds
             series_.add(double(step), vti.filename().string());
         }
         if (o.png) write_png_slice(png, *instant, slice);
@@ -245,21 +247,14 @@ SliceOptions RunWriter::slice_of(std::int64_t step) const {
 }
 
 void RunWriter::write_png(std::int64_t step, const FieldSet& fields) {
-    char name[64];
-    {
-        std::snprintf(name, sizeof name, "slice_%08lld.png", static_cast<long long>(step));
-        SliceOptions s = slice_of(step);
-        if (!sub_.decomposed()) {
-            write_png_slice(dir_.path / name, fields, s);
-        } else {
-            const auto plane = gather_slice(fields, sub_, s.axis, s.index);
-            if (!lead_) return;
-            s.index = 0;
-            write_png_slice(dir_.path / name, plane, s);
-        }
-        files_.push_back(dir_.path / name);
-        last_png_ = dir_.path / name;
-    }
+    SliceOptions s = slice_of(step);
+    const auto plane = gather_slice(fields, sub_, s.axis, s.index);
+    if (!lead_) return;
+    s.index = 0;
+    const std::filesystem::path png = dir_.path / (instant_name("slice", step) + ".png");
+    write_png_slice(png, plane, s);
+    files_.push_back(png);
+    last_png_ = png;
 }
 
 namespace {

@@ -83,12 +83,17 @@ public:
 
 private:
     void truncate_to(std::int64_t step);
+    /// Several ranks' PNG slice: the plane gathered to rank 0, which writes it.
     void write_png(std::int64_t step, const FieldSet& fields);
     /// The PNG slice's plane and title at `step`.
     SliceOptions slice_of(std::int64_t step) const;
+    /// An instant's file name without its extension: fields_<step>, slice_<step>.
+    static std::string instant_name(const char* kind, std::int64_t step);
+    /// The fields a VTI holds: the velocity and node kinds only where the output asks for them.
+    FieldSet vti_fields(const FieldSet& fields) const;
     /// One rank's instant: its VTI, the .pvd that lists it and its PNG written on a thread
-    /// of their own while the run goes on (seed 004's room on the H200: five instants of
-    /// 86 MB took 1.2 s of an 18.5 s run, in which the GPU waited). One instant in flight:
+    /// of their own while the run goes on (seed 004's room on the H200: six instants of
+    /// 86 MB cost 1.1-1.4 s of an 18.5-18.8 s run, in which the GPU waited). One instant in flight:
     /// the next write(), write_mean(), flush() and the destructor wait for it (settle), and
     /// its error is thrown there. Several ranks write as before (their pieces and the
     /// .pvti gather over MPI on the run's thread).

@@ -4,7 +4,6 @@
 // Steps run on the engine's own stream, in batches captured as CUDA graphs.
 #pragma once
 #include <algorithm>
-#include <cstdlib>
 #include <cstring>
 #include <type_traits>
 #include <utility>
