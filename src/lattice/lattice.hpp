@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <string_view>
 
+#include "common/hd.hpp"
 #include "lattice/d2q9.hpp"
 #include "lattice/d3q13.hpp"
 #include "lattice/d3q15.hpp"
@@ -42,6 +43,22 @@ BARRACUDA_HD constexpr T c_dot(int i, const T (&v)[3]) {
         if (c == 1) s += v[a];
         else if (c == -1) s -= v[a];
         else if (c != 0) s += T(c) * v[a];
+    }
+    return s;
+}
+
+/// c_dot with sums that no product in v is fused into (common/hd.hpp, unfused_sum): the
+/// same value in every kernel that inlines it, whatever products v's components are.
+template <class L, class T>
+BARRACUDA_HD T c_dot_unfused(int i, const T (&v)[3]) {
+    T s = T(-0.0);
+    bool first = true;
+    for (int a = 0; a < 3; ++a) {
+        const int c = L::c(i, a);
+        if (c == 0) continue;
+        const T term = c == 1 ? v[a] : (c == -1 ? -v[a] : T(c) * v[a]);
+        s = first ? term : unfused_sum(s, term);
+        first = false;
     }
     return s;
 }

@@ -38,6 +38,7 @@
 #include <cmath>
 
 #include "common/hd.hpp"
+#include "lattice/lattice.hpp"
 
 namespace barracuda::physics {
 
@@ -94,23 +95,28 @@ struct ScalarTrt {
         return {scalar_omega_plus(tau, lambda), T(1) / tau};
     }
 
+    /// A pair of opposite velocities at a time, as the flow's TRT (collision_trt.hpp):
+    ///   g*_i = a g_i + b g_o + omega+ w_i theta + omega- w_i theta c_i.u / cs2,
+    ///   g*_o = a g_o + b g_i + omega+ w_i theta - omega- w_i theta c_i.u / cs2,
+    /// a = 1 - (omega+ + omega-)/2, b = (omega- - omega+)/2: the even and odd parts of g_i
+    /// relaxed towards those of g_i^eq = w_i theta (1 + c_i.u / cs2).
     BARRACUDA_HD void operator()(T (&g)[Ls::Q], T theta, const T (&u)[3]) const {
-        T out[Ls::Q];
+        const T a = T(1) - T(0.5) * (omega_plus + omega_minus), b = T(0.5) * (omega_minus - omega_plus);
         BARRACUDA_UNROLL
         for (int i = 0; i < Ls::Q; ++i) {
             const int o = Ls::opposite(i);
-            const T sym = T(0.5) * (g[i] + g[o]);
-            const T anti = T(0.5) * (g[i] - g[o]);
-            T cu = T(0);
-            BARRACUDA_UNROLL
-            for (int a = 0; a < 3; ++a)
-                if (Ls::c(i, a)) cu += T(Ls::c(i, a)) * u[a];
-            const T eq_sym = T(Ls::w(i)) * theta;
-            const T eq_anti = eq_sym * cu * T(1.0 / Ls::cs2);
-            out[i] = g[i] - omega_plus * (sym - eq_sym) - omega_minus * (anti - eq_anti);
+            if (o < i) continue;
+            const T even = unfused_product(omega_plus * T(Ls::w(i)), theta);  // one way to fuse (common/hd.hpp)
+            if (o == i) {
+                g[i] = (T(1) - omega_plus) * g[i] + even;
+            } else {
+                // Unfused: added in one output and subtracted in the other (forcing.hpp, guo_pair).
+                const T odd = unfused_product((omega_minus * T(Ls::w(i) / Ls::cs2)) * theta, lattice::c_dot<Ls>(i, u));
+                const T gi = g[i], go = g[o];
+                g[i] = a * gi + (b * go + (even + odd));
+                g[o] = a * go + (b * gi + (even - odd));
+            }
         }
-        BARRACUDA_UNROLL
-        for (int i = 0; i < Ls::Q; ++i) g[i] = out[i];
     }
 };
 

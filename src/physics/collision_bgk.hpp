@@ -1,7 +1,9 @@
-// BGK (single relaxation time): f* = f - omega (f - f^eq) + (1 - omega/2) F~
+// BGK (single relaxation time): f* = (1 - omega) f + omega f^eq + (1 - omega/2) F~
 // with Guo's source F~ (physics/forcing.hpp). omega = 1/tau, nu = cs2 (tau - 1/2).
 // With Smagorinsky LES (physics/les.hpp) omega is the cell's own 1/tau_eff.
 #pragma once
+#include <type_traits>
+
 #include "physics/equilibrium.hpp"
 #include "physics/forcing.hpp"
 #include "physics/les.hpp"
@@ -22,13 +24,44 @@ struct Bgk {
         // would otherwise reload s after every store to f (seen: BGK at 2/3 of MRT's
         // speed on the CPU).
         const T drho = s.drho, u[3] = {s.u[0], s.u[1], s.u[2]};
-        BARRACUDA_UNROLL
-        for (int i = 0; i < L::Q; ++i) f[i] -= w * (f[i] - equilibrium_shifted<L, Eq>(i, drho, u));
+        const EquilibriumCell<T> e = equilibrium_cell<L, Eq>(drho, u);
+        if constexpr (std::is_same_v<L, lattice::D3Q13>) {
+            BARRACUDA_UNROLL
+            for (int i = 0; i < L::Q; ++i) f[i] -= w * (f[i] - equilibrium_shifted<L, Eq>(i, drho, u));
+        } else {
+            // f* = (1 - omega) f + omega f^eq, a pair of opposite velocities at a time with
+            // omega w_i folded into the pair's equilibrium (equilibrium_pair): two operations
+            // a population after the pair's three or four.
+            const T keep = T(1) - w;
+            BARRACUDA_UNROLL
+            for (int i = 0; i < L::Q; ++i) {
+                const int o = L::opposite(i);
+                if (o < i) continue;
+                const EquilibriumPair<T> p = equilibrium_pair<L>(i, e, w * T(L::w(i)));
+                if (o == i) {
+                    f[i] = keep * f[i] + p.even;
+                } else {
+                    f[i] = keep * f[i] + (p.even + p.odd);
+                    f[o] = keep * f[o] + (p.even - p.odd);
+                }
+            }
+        }
         // The source in a loop of its own behind one test: tested in the loop above, the
         // GPU took a branch per population (19 on D3Q19) in every unforced cell.
         if (forced) {
+            const T uf = velocity_dot_force(u, force);
             BARRACUDA_UNROLL
-            for (int i = 0; i < L::Q; ++i) f[i] += force_weight * guo_source<L>(i, u, force);
+            for (int i = 0; i < L::Q; ++i) {
+                const int o = L::opposite(i);
+                if (o < i) continue;
+                const EquilibriumPair<T> g = guo_pair<L>(i, e, force, uf, force_weight);
+                if (o == i) {
+                    f[i] += g.even;
+                } else {
+                    f[i] += g.even + g.odd;
+                    f[o] += g.even - g.odd;
+                }
+            }
         }
     }
 };

@@ -16,6 +16,7 @@
 // regularization computes anyway, so it costs a square root.
 #pragma once
 #include <cmath>
+#include <type_traits>
 
 #include "physics/equilibrium.hpp"
 #include "physics/forcing.hpp"
@@ -31,6 +32,71 @@ struct Regularized {
     T tau0 = T(0);        // 1 / omega, for the LES closure
 
     BARRACUDA_HD void operator()(T (&f)[L::Q], const CellState<T>& s, const T (&force)[3], bool forced) const {
+        if constexpr (std::is_same_v<L, lattice::D3Q13>) {
+            by_populations(f, s, force, forced);
+        } else {
+            by_pairs(f, s, force, forced);
+        }
+    }
+
+    /// Pi^neq from the second moment of f minus the equilibrium's, cs2 drho I + rho_u u u
+    /// (exact for the second-order equilibrium on D2Q9, D3Q15, D3Q19 and D3Q27:
+    /// physics/les.hpp), and the new populations a pair of opposite velocities at a time:
+    /// the Hermite term is even in c, so f*_i,o = w_i (even +- odd) + w_i q_i with
+    /// q_i = (1 - omega)/(2 cs4) Q_i : Pi^neq, computed once for the pair. On D3Q19 this
+    /// takes about a third of the instructions of the equilibria, differences and
+    /// projections per population (by_populations), which bound the room of seed 004 in
+    /// FP16 storage (issue 27).
+    BARRACUDA_HD void by_pairs(T (&f)[L::Q], const CellState<T>& s, const T (&force)[3], bool forced) const {
+        const T drho = s.drho, u[3] = {s.u[0], s.u[1], s.u[2]};  // locals: see Bgk
+        T pi[6];
+        non_equilibrium_stress<L, Eq>(f, s, pi);
+        T j[3] = {T(0), T(0), T(0)};
+        const T rho_u = Eq::velocity_weight(T(1) + drho);
+        if (forced) {  // j^neq = sum_i c_i f_i - rho_u u (the equilibrium's momentum is rho_u u)
+            BARRACUDA_UNROLL
+            for (int i = 0; i < L::Q; ++i) {
+                if (L::c(i, 0)) j[0] += T(L::c(i, 0)) * f[i];
+                if (L::c(i, 1)) j[1] += T(L::c(i, 1)) * f[i];
+                if (L::c(i, 2)) j[2] += T(L::c(i, 2)) * f[i];
+            }
+            BARRACUDA_UNROLL
+            for (int a = 0; a < 3; ++a) j[a] -= unfused_product(rho_u, u[a]);  // shared with the stress's products
+        }
+        const T w = les_factor > T(0) ? smagorinsky_omega(pi, T(1) + drho, tau0, les_factor) : omega;
+        const T keep = T(1) - w, force_weight = T(1) - T(0.5) * w;
+        const T h = keep * T(1.0 / (2 * L::cs2 * L::cs2));
+        // Unfused: the sums below add two of them (common/hd.hpp).
+        BARRACUDA_UNROLL
+        for (int a = 0; a < 6; ++a) pi[a] = unfused_product(pi[a], h);
+        const T minus_trace = unfused_product(-T(L::cs2), pi[0] + pi[1] + pi[2]);  // + pi_aa: one way to fuse
+        const EquilibriumCell<T> e = equilibrium_cell<L, Eq>(drho, u);
+        BARRACUDA_UNROLL
+        for (int i = 0; i < L::Q; ++i) {
+            const int o = L::opposite(i);
+            if (o < i) continue;
+            // Q_i : Pi = sum_a c_ia^2 Pi_aa + 2 sum_a<b c_ia c_ib Pi_ab - cs2 tr Pi, the terms of
+            // zero c left out (lattice::c_dot says why); pairs sharing axes share sums.
+            T q = minus_trace;
+            BARRACUDA_UNROLL
+            for (int a = 0; a < 3; ++a)
+                if (L::c(i, a)) q += T(L::c(i, a) * L::c(i, a)) * pi[a];
+            BARRACUDA_UNROLL
+            for (int k = 0; k < 3; ++k) {  // pi[3 + k]: xy, xz, yz
+                const int ca = L::c(i, k == 2 ? 1 : 0), cb = L::c(i, k == 0 ? 1 : 2);
+                if (ca && cb) q += T(2 * ca * cb) * pi[3 + k];
+            }
+            const EquilibriumPair<T> p = equilibrium_pair<L>(i, e, T(L::w(i)));
+            const T even = T(L::w(i)) * q + p.even;
+            f[i] = even + p.odd;
+            if (o != i) f[o] = even - p.odd;
+        }
+        if (forced) add_force(f, u, e, force, j, keep, force_weight);
+    }
+
+    /// The same from every population's equilibrium and difference (D3Q13, whose
+    /// equilibrium is not w_i (even +- odd)).
+    BARRACUDA_HD void by_populations(T (&f)[L::Q], const CellState<T>& s, const T (&force)[3], bool forced) const {
         T feq[L::Q];
         const T drho = s.drho, u[3] = {s.u[0], s.u[1], s.u[2]};  // locals: see Bgk
         T pi[6] = {T(0), T(0), T(0), T(0), T(0), T(0)}, j[3] = {T(0), T(0), T(0)};
@@ -53,16 +119,29 @@ struct Regularized {
         const T keep = T(1) - w, force_weight = T(1) - T(0.5) * w;
         BARRACUDA_UNROLL
         for (int a = 0; a < 6; ++a) pi[a] *= keep;
+        BARRACUDA_UNROLL
+        for (int i = 0; i < L::Q; ++i) f[i] = feq[i] + hermite2_non_equilibrium<L>(i, pi);
+        if (forced) add_force(f, u, equilibrium_cell<L, Eq>(drho, u), force, j, keep, force_weight);
+    }
+
+    /// The relaxed j^neq and Guo's source (both zero without a force).
+    BARRACUDA_HD static void add_force(T (&f)[L::Q], const T (&u)[3], const EquilibriumCell<T>& e, const T (&force)[3], T (&j)[3],
+                                      T keep, T force_weight) {
         constexpr T inv_cs2 = T(1.0 / L::cs2);
         BARRACUDA_UNROLL
         for (int a = 0; a < 3; ++a) j[a] *= keep * inv_cs2;
+        const T uf = velocity_dot_force(u, force);
         BARRACUDA_UNROLL
-        for (int i = 0; i < L::Q; ++i) f[i] = feq[i] + hermite2_non_equilibrium<L>(i, pi);
-        if (forced) {
-            BARRACUDA_UNROLL
-            for (int i = 0; i < L::Q; ++i) {
-                f[i] += T(L::w(i)) * (T(L::c(i, 0)) * j[0] + T(L::c(i, 1)) * j[1] + T(L::c(i, 2)) * j[2]);
-                f[i] += force_weight * guo_source<L>(i, u, force);
+        for (int i = 0; i < L::Q; ++i) {  // a pair at a time (guo_pair); w_i c_i.j^neq is odd
+            const int o = L::opposite(i);
+            if (o < i) continue;
+            const EquilibriumPair<T> g = guo_pair<L>(i, e, force, uf, force_weight);
+            if (o == i) {
+                f[i] += g.even;
+            } else {
+                const T odd = g.odd + unfused_product(T(L::w(i)), lattice::c_dot_unfused<L>(i, j));  // one way to fuse
+                f[i] += g.even + odd;
+                f[o] += g.even - odd;
             }
         }
     }

@@ -6,6 +6,8 @@
 // With Smagorinsky LES (physics/les.hpp) omega+ is the cell's own 1/tau_eff and
 // omega- follows from the same Lambda, so walls stay where TRT puts them.
 #pragma once
+#include <type_traits>
+
 #include "physics/equilibrium.hpp"
 #include "physics/forcing.hpp"
 #include "physics/les.hpp"
@@ -40,23 +42,55 @@ struct Trt {
         T out[L::Q];
         const T wp = T(1) - T(0.5) * omega_p, wm = T(1) - T(0.5) * omega_m;
         const T drho = s.drho, u[3] = {s.u[0], s.u[1], s.u[2]};  // locals: see Bgk
-        T feq[L::Q];
-        BARRACUDA_UNROLL
-        for (int i = 0; i < L::Q; ++i) feq[i] = equilibrium_shifted<L, Eq>(i, drho, u);
-        BARRACUDA_UNROLL
-        for (int i = 0; i < L::Q; ++i) {
-            const int o = L::opposite(i);
-            const T feq_i = feq[i], feq_o = feq[o];
-            const T neq_plus = T(0.5) * ((f[i] + f[o]) - (feq_i + feq_o));
-            const T neq_minus = T(0.5) * ((f[i] - f[o]) - (feq_i - feq_o));
-            out[i] = f[i] - omega_p * neq_plus - omega_m * neq_minus;
-        }
-        if (forced) {  // behind one test, not one per population (collision_bgk.hpp)
+        const EquilibriumCell<T> e = equilibrium_cell<L, Eq>(drho, u);
+        if constexpr (std::is_same_v<L, lattice::D3Q13>) {
+            T feq[L::Q];
+            BARRACUDA_UNROLL
+            for (int i = 0; i < L::Q; ++i) feq[i] = equilibrium_shifted<L, Eq>(i, drho, u);
             BARRACUDA_UNROLL
             for (int i = 0; i < L::Q; ++i) {
                 const int o = L::opposite(i);
-                const T si = guo_source<L>(i, u, force), so = guo_source<L>(o, u, force);
-                out[i] += wp * T(0.5) * (si + so) + wm * T(0.5) * (si - so);
+                const T feq_i = feq[i], feq_o = feq[o];
+                const T neq_plus = T(0.5) * ((f[i] + f[o]) - (feq_i + feq_o));
+                const T neq_minus = T(0.5) * ((f[i] - f[o]) - (feq_i - feq_o));
+                out[i] = f[i] - omega_p * neq_plus - omega_m * neq_minus;
+            }
+        } else {
+            // A pair (i, o) at a time: with f^eq = w_i (even +- odd) (equilibrium_pair),
+            //   f*_i = a f_i + b f_o + omega+ w_i even + omega- w_i odd,
+            //   f*_o = a f_o + b f_i + omega+ w_i even - omega- w_i odd,
+            // a = 1 - (omega+ + omega-)/2, b = (omega- - omega+)/2: the rates folded into
+            // the pair's terms and two per-cell factors.
+            const T a = T(1) - T(0.5) * (omega_p + omega_m), b = T(0.5) * (omega_m - omega_p);
+            BARRACUDA_UNROLL
+            for (int i = 0; i < L::Q; ++i) {
+                const int o = L::opposite(i);
+                if (o < i) continue;
+                const T even = equilibrium_pair<L>(i, e, omega_p * T(L::w(i))).even;
+                if (o == i) {
+                    out[i] = (T(1) - omega_p) * f[i] + even;
+                } else {
+                    const T odd = equilibrium_pair<L>(i, e, omega_m * T(L::w(i))).odd;
+                    out[i] = a * f[i] + (b * f[o] + (even + odd));
+                    out[o] = a * f[o] + (b * f[i] + (even - odd));
+                }
+            }
+        }
+        if (forced) {  // behind one test, not one per population (collision_bgk.hpp)
+            // The source's even part relaxes with omega+, its odd part with omega-.
+            const T uf = velocity_dot_force(u, force);
+            BARRACUDA_UNROLL
+            for (int i = 0; i < L::Q; ++i) {
+                const int o = L::opposite(i);
+                if (o < i) continue;
+                const T even = guo_pair<L>(i, e, force, uf, wp).even;
+                if (o == i) {
+                    out[i] += even;
+                } else {
+                    const T odd = guo_pair<L>(i, e, force, uf, wm).odd;
+                    out[i] += even + odd;
+                    out[o] += even - odd;
+                }
             }
         }
         BARRACUDA_UNROLL

@@ -65,19 +65,61 @@ BARRACUDA_HD T d3q13_pressure_density(const T (&f)[13], const T (&u)[3], T rho_u
     return (T(13) * rho_u * uu - T(2) * e) / T(11);
 }
 
+/// What the equilibria of one cell share: rho_u (rho, or rho0 = 1 for the incompressible
+/// equilibrium), base = drho - rho_u u.u / (2 cs2) and v = u / cs2.
+template <class T>
+struct EquilibriumCell {
+    T rho_u, base, v[3];
+};
+
+template <class L, class Eq, class T>
+BARRACUDA_HD_HOT EquilibriumCell<T> equilibrium_cell(T drho, const T (&u)[3]) {
+    constexpr T inv_cs2 = T(1.0 / L::cs2);
+    const T uu = (u[0] * u[0] + unfused_product(u[1], u[1])) + u[2] * u[2];  // one way to fuse
+    const T rho_u = Eq::velocity_weight(T(1) + drho);
+    return {rho_u, drho - rho_u * (T(0.5) * inv_cs2) * uu, {u[0] * inv_cs2, u[1] * inv_cs2, u[2] * inv_cs2}};
+}
+
+/// The equilibrium of a pair of opposite velocities, i and o = opposite(i) (c_o = -c_i),
+/// split into its even and odd parts, both times `scale`:
+///   f_i^eq - w_i = w_i (even + odd),   f_o^eq - w_o = w_i (even - odd),
+///   even = base + rho_u t^2 / 2,   odd = rho_u t,   t = c_i.u / cs2 = c_i.v.
+/// A collision that updates both members of a pair computes t, t^2 and the pair's
+/// weight once, and folds its own factors (BGK's omega w_i) into `scale`, which the
+/// compiler then multiplies per cell, not per population: the FP16 two-copy bulk kernel's
+/// path through an unforced D3Q19 BGK cell, loads to stores, went from 509 to 454 SASS
+/// instructions (cuobjdump; FP16 storage is bound by instruction issue, issue 20) and
+/// 256^3 from 37,989 to 40,631 MLUPS on the H200 (docs/performance.md). For the rest velocity
+/// (c = 0) odd = 0 and even = base (times scale).
+template <class T>
+struct EquilibriumPair {
+    T even, odd;
+};
+
+template <class L, class T>
+BARRACUDA_HD_HOT EquilibriumPair<T> equilibrium_pair(int i, const EquilibriumCell<T>& e, T scale) {
+    if (L::c(i, 0) == 0 && L::c(i, 1) == 0 && L::c(i, 2) == 0) return {unfused_product(scale, e.base), T(-0.0)};  // -0: even + odd is even
+    const T t = lattice::c_dot_unfused<L>(i, e.v);  // v's components are products
+    const T k = (scale * (T(0.5) * e.rho_u)) * t;  // scale rho_u t / 2: odd is twice it, exactly
+    // 2 k, not k + k: a compiler may fuse one product of k + k (a multiply-add of the exact
+    // product and the rounded one), and the GPU's did so in some kernels and not in others
+    // (the record forms parted); 2 k is exact, fused into a sum or not.
+    return {k * t + unfused_product(scale, e.base), T(2) * k};
+}
+
+/// The member of its pair that equilibrium_pair is asked for: the one listed first.
+template <class L>
+BARRACUDA_HD constexpr int pair_lead(int i) {
+    return L::opposite(i) < i ? L::opposite(i) : i;
+}
+
 /// f_i^eq - w_i for density rho = 1 + drho and velocity u.
 template <class L, class Eq, class T>
 BARRACUDA_HD_HOT T equilibrium_shifted(int i, T drho, const T (&u)[3]) {
     if constexpr (std::is_same_v<L, lattice::D3Q13>) return d3q13_equilibrium_shifted(i, drho, u, Eq::velocity_weight(T(1) + drho));
-    constexpr T inv_cs2 = T(1.0 / L::cs2);
-    const T cu = lattice::c_dot<L>(i, u);
-    const T uu = u[0] * u[0] + u[1] * u[1] + u[2] * u[2];
-    const T rho_u = Eq::velocity_weight(T(1) + drho);
-    const T w = T(L::w(i));
-    // t (1 + t/2) - u.u/(2 cs2) with t = c.u/cs2: four operations a population (the cell's
-    // u.u term is shared); as c.u/cs2 + (c.u)^2/(2 cs4) - u.u/(2 cs2) it took six.
-    const T t = cu * inv_cs2;
-    return w * (drho + rho_u * ((t - T(0.5) * uu * inv_cs2) + T(0.5) * t * t));
+    const int lead = pair_lead<L>(i);
+    const EquilibriumPair<T> p = equilibrium_pair<L>(lead, equilibrium_cell<L, Eq>(drho, u), T(L::w(i)));
+    return lead == i ? p.even + p.odd : p.even - p.odd;
 }
 
 /// The velocity-dependent part only, odd in c: f_i^eq - f_opp(i)^eq (on D3Q13 too:

@@ -31,6 +31,32 @@ BARRACUDA_HD_HOT T guo_source(int i, const T (&u)[3], const T (&force)[3]) {
     return T(L::w(i)) * (t0 * force[0] + t1 * force[1] + t2 * force[2]);
 }
 
+/// u.F, one way to fuse (common/hd.hpp).
+template <class T>
+BARRACUDA_HD_HOT T velocity_dot_force(const T (&u)[3], const T (&force)[3]) {
+    return (u[0] * force[0] + unfused_product(u[1], force[1])) + u[2] * force[2];
+}
+
+/// Guo's source for a pair of opposite velocities, i and o = opposite(i), split like the
+/// equilibrium (equilibrium_pair, whose cell terms e it shares): F~_i = even + odd,
+/// F~_o = even - odd, both times `scale`,
+///   even = w_i [(c_i.u)(c_i.F)/cs2 - u.F] / cs2 = w_i [t (c_i.F) - u.F] / cs2,   odd = w_i (c_i.F) / cs2,
+/// with t = c_i.u / cs2 = c_i.v and uf = u.F of the cell (velocity_dot_force).
+/// guo_source's formula per population is about thirteen operations (its zero
+/// components of c_i are not folded away under IEEE rules; counted from the source), in
+/// every cell of a case with a body force or buoyancy (seed 004's room, issue 27); a
+/// pair's is under ten for both. The room's bulk box in FP16 went from 18,564 to 21,093
+/// MLUPS on the H200 with this and the scalar's pairs (docs/performance.md).
+template <class L, class T>
+BARRACUDA_HD_HOT EquilibriumPair<T> guo_pair(int i, const EquilibriumCell<T>& e, const T (&force)[3], T uf, T scale) {
+    const T s = scale * T(L::w(i) / L::cs2);
+    if (L::c(i, 0) == 0 && L::c(i, 1) == 0 && L::c(i, 2) == 0) return {-(s * uf), T(-0.0)};
+    const T t = lattice::c_dot_unfused<L>(i, e.v), cf = lattice::c_dot_unfused<L>(i, force);
+    // Both unfused: each is added to, or subtracted from, more than one sum, and a product
+    // with several such uses may be fused into some of them and not others, per kernel.
+    return {unfused_product(s, t * cf - uf), unfused_product(s, cf)};
+}
+
 /// EDM's source: f_i^eq(rho, u + du) - f_i^eq(rho, u) (shifted equilibria; the shift cancels).
 template <class L, class Eq, class T>
 BARRACUDA_HD T edm_source(int i, T drho, const T (&u)[3], const T (&du)[3]) {

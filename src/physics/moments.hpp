@@ -33,7 +33,9 @@ BARRACUDA_HD_HOT CellState<T> cell_state(const T (&f)[L::Q], const T (&force)[3]
     density_and_momentum<L>(f, s.drho, j);
     const T inv = T(1) / Eq::velocity_weight(T(1) + s.drho);
     BARRACUDA_UNROLL
-    for (int a = 0; a < 3; ++a) s.u[a] = (j[a] + T(0.5) * force[a]) * inv;
+    // u_a unfused (common/hd.hpp): its products enter sums of components (c_i.u, u.F), and
+    // which of two would fuse there is the compiler's choice, per kernel.
+    for (int a = 0; a < 3; ++a) s.u[a] = unfused_product(j[a] + T(0.5) * force[a], inv);
     return s;
 }
 

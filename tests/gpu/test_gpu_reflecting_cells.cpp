@@ -11,6 +11,7 @@
 
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <initializer_list>
 #include <string>
@@ -33,6 +34,23 @@ double max_relative(const std::vector<double>& a, const std::vector<double>& b) 
         diff = std::max(diff, std::abs(a[k] - b[k])), scale = std::max(scale, std::abs(a[k]));
     }
     return diff / scale;
+}
+
+/// Where two states of state_after (populations by direction, then temperatures) differ:
+/// how many values, and the first one's population (or temperature) and node, for a
+/// failure to say which path's arithmetic parted.
+std::string where_they_differ(const std::vector<double>& a, const std::vector<double>& b, const backend::EngineSetup& s) {
+    const std::size_t cells = std::size_t(s.grid.n[0]) * s.grid.n[1] * s.grid.n[2];
+    std::size_t count = 0, first = a.size();
+    for (std::size_t k = 0; k < a.size() && k < b.size(); ++k)
+        if (std::memcmp(&a[k], &b[k], sizeof(double)) != 0) count += 1, first = std::min(first, k);
+    if (count == 0) return "none differ";
+    const std::size_t set = first / cells, cell = first % cells;
+    const int x = int(cell % s.grid.n[0]), y = int(cell / s.grid.n[0] % s.grid.n[1]), z = int(cell / s.grid.n[0] / s.grid.n[1]);
+    char text[200];
+    std::snprintf(text, sizeof text, "%zu of %zu values differ; the first: %s %zu at (%d, %d, %d), %.17g against %.17g", count,
+                  a.size(), set * cells + cells >= a.size() ? "temperature" : "population", set, x, y, z, a[first], b[first]);
+    return text;
 }
 
 /// The small room of tests/support.hpp with the given streaming, into s; false (and said
@@ -104,13 +122,26 @@ TEST(GpuOracle, RecordFormsAgreeBitForBit) {
             return state_after(*backend::make_cuda_engine(s), s, {32, steps - 32});
         };
         using backend::RecordForm;
+        if (std::getenv("BARRACUDA_FIRST_STEP")) {  // where the forms part after one step (diagnosis)
+            auto first = [&](backend::RecordForm form) {
+                s.record_form = form;
+                return state_after(*backend::make_cuda_engine(s), s, {1});
+            };
+            const auto w1 = first(RecordForm::WholeWarps), p1 = first(RecordForm::Packed), i1 = first(RecordForm::Interleaved);
+            std::printf("  one step: whole/packed %s\n  one step: whole/interleaved %s\n  one step: packed/interleaved %s\n",
+                        where_they_differ(w1, p1, s).c_str(), where_they_differ(w1, i1, s).c_str(),
+                        where_they_differ(p1, i1, s).c_str());
+        }
         const auto whole = state(RecordForm::WholeWarps, 41), packed = state(RecordForm::Packed, 41),
                    interleaved = state(RecordForm::Interleaved, 41);
         ASSERT_EQ(whole.size(), packed.size());
         ASSERT_EQ(whole.size(), interleaved.size());
-        EXPECT_EQ(0, std::memcmp(whole.data(), packed.data(), whole.size() * sizeof(double))) << "whole warps against packed";
+        EXPECT_EQ(0, std::memcmp(whole.data(), packed.data(), whole.size() * sizeof(double)))
+            << "whole warps against packed: " << where_they_differ(whole, packed, s);
         EXPECT_EQ(0, std::memcmp(whole.data(), interleaved.data(), whole.size() * sizeof(double)))
-            << "whole warps against interleaved";
+            << "whole warps against interleaved: " << where_they_differ(whole, interleaved, s);
+        EXPECT_EQ(0, std::memcmp(packed.data(), interleaved.data(), whole.size() * sizeof(double)))
+            << "packed against interleaved: " << where_they_differ(packed, interleaved, s);
         const auto whole_long = state(RecordForm::WholeWarps, 232), timed = state(RecordForm::Timed, 232);
         EXPECT_EQ(0, std::memcmp(whole_long.data(), timed.data(), whole_long.size() * sizeof(double)))
             << "whole warps against the timed choice";
