@@ -43,10 +43,10 @@ struct Regularized {
     /// (exact for the second-order equilibrium on D2Q9, D3Q15, D3Q19 and D3Q27:
     /// physics/les.hpp), and the new populations a pair of opposite velocities at a time:
     /// the Hermite term is even in c, so f*_i,o = w_i (even +- odd) + w_i q_i with
-    /// q_i = (1 - omega)/(2 cs4) Q_i : Pi^neq, computed once for the pair. On D3Q19 this
-    /// takes about a third of the instructions of the equilibria, differences and
-    /// projections per population (by_populations), which bound the room of seed 004 in
-    /// FP16 storage (issue 27).
+    /// q_i = (1 - omega)/(2 cs4) Q_i : Pi^neq, computed once for the pair. The equilibria,
+    /// differences and projections per population (by_populations) bound seed 004's room
+    /// in FP16 storage (issue 27): its box without faces went from 14,976 to 18,564 MLUPS
+    /// on the H200 with this and equilibrium_pair alone (docs/performance.md).
     BARRACUDA_HD void by_pairs(T (&f)[L::Q], const CellState<T>& s, const T (&force)[3], bool forced) const {
         const T drho = s.drho, u[3] = {s.u[0], s.u[1], s.u[2]};  // locals: see Bgk
         T pi[6];
