@@ -193,11 +193,9 @@ void RunWriter::write_behind(std::int64_t step, FieldSet fields) {
     // The instant's files in order: the VTI, then the series that names it (a .pvd never
     // lists a file not yet complete), then the PNG; each written atomically as before.
     auto instant = std::make_shared<FieldSet>(std::move(fields));
-    auto task = [this, step, o, vti, png, slice = slice_of(step), instant] {
-        if (o.vti) {
-            write_vti(vti, vti_fields(*instant), VtiOptions{o.zlib});  // the PNG keeps its velocity and node kinds
-            series_.add(double(step), vti.filename().string());
-        }
+    auto task = [this, step, o, png, slice = slice_of(step), instant] {
+        if (o.vti)  // the PNG keeps its velocity and node kinds
+            series_.add(double(step), write_dataset(instant_name("fields", step), vti_fields(*instant)));
         if (o.png) write_png_slice(png, *instant, slice);
     };
     try {
