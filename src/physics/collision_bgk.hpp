@@ -48,21 +48,7 @@ struct Bgk {
         }
         // The source in a loop of its own behind one test: tested in the loop above, the
         // GPU took a branch per population (19 on D3Q19) in every unforced cell.
-        if (forced) {
-            const T uf = velocity_dot_force(u, force);
-            BARRACUDA_UNROLL
-            for (int i = 0; i < L::Q; ++i) {
-                const int o = L::opposite(i);
-                if (o < i) continue;
-                const EquilibriumPair<T> g = guo_pair<L>(i, e, force, uf, force_weight);
-                if (o == i) {
-                    f[i] += g.even;
-                } else {
-                    f[i] += g.even + g.odd;
-                    f[o] += g.even - g.odd;
-                }
-            }
-        }
+        if (forced) add_guo_source<L>(f, e, u, force, force_weight, [](int) { return T(-0.0); });
     }
 };
 

@@ -130,20 +130,9 @@ struct Regularized {
         constexpr T inv_cs2 = T(1.0 / L::cs2);
         BARRACUDA_UNROLL
         for (int a = 0; a < 3; ++a) j[a] *= keep * inv_cs2;
-        const T uf = velocity_dot_force(u, force);
-        BARRACUDA_UNROLL
-        for (int i = 0; i < L::Q; ++i) {  // a pair at a time (guo_pair); w_i c_i.j^neq is odd
-            const int o = L::opposite(i);
-            if (o < i) continue;
-            const EquilibriumPair<T> g = guo_pair<L>(i, e, force, uf, force_weight);
-            if (o == i) {
-                f[i] += g.even;
-            } else {
-                const T odd = g.odd + unfused_product(T(L::w(i)), lattice::c_dot_unfused<L>(i, j));  // one way to fuse
-                f[i] += g.even + odd;
-                f[o] += g.even - odd;
-            }
-        }
+        // w_i c_i.j^neq is odd; unfused: one way to fuse the sum (common/hd.hpp).
+        add_guo_source<L>(f, e, u, force, force_weight,
+                          [&](int i) { return unfused_product(T(L::w(i)), lattice::c_dot_unfused<L>(i, j)); });
     }
 };
 

@@ -57,6 +57,28 @@ BARRACUDA_HD_HOT EquilibriumPair<T> guo_pair(int i, const EquilibriumCell<T>& e,
     return {unfused_product(s, t * cf - uf), unfused_product(s, cf)};
 }
 
+/// f_i += scale F~_i for every population, a pair at a time (guo_pair), with
+/// odd_extra(i) added to the pair's odd part: the regularized collision's relaxed
+/// w_i c_i.j^neq, or -0 for nothing (folded away).
+template <class L, class T, class Extra>
+BARRACUDA_HD_HOT void add_guo_source(T (&f)[L::Q], const EquilibriumCell<T>& e, const T (&u)[3], const T (&force)[3], T scale,
+                                     Extra odd_extra) {
+    const T uf = velocity_dot_force(u, force);
+    BARRACUDA_UNROLL
+    for (int i = 0; i < L::Q; ++i) {
+        const int o = L::opposite(i);
+        if (o < i) continue;
+        const EquilibriumPair<T> g = guo_pair<L>(i, e, force, uf, scale);
+        if (o == i) {
+            f[i] += g.even;
+        } else {
+            const T odd = g.odd + odd_extra(i);
+            f[i] += g.even + odd;
+            f[o] += g.even - odd;
+        }
+    }
+}
+
 /// EDM's source: f_i^eq(rho, u + du) - f_i^eq(rho, u) (shifted equilibria; the shift cancels).
 template <class L, class Eq, class T>
 BARRACUDA_HD T edm_source(int i, T drho, const T (&u)[3], const T (&du)[3]) {

@@ -616,17 +616,24 @@ public:
     std::vector<double> sample(const std::vector<std::int64_t>& cells) override {
         std::vector<double> out(5 * cells.size());
         if (cells.empty()) return out;
-        DeviceArray<std::int64_t> d_cells(cells.size());
-        DeviceArray<double> d_out(out.size());
-        check(cudaMemcpyAsync(d_cells.get(), cells.data(), cells.size() * sizeof(std::int64_t),
-                              cudaMemcpyHostToDevice, stream_),
-              "upload probe cells");
+        // The cells and the values' array kept for the next call with the same cells (a run's
+        // probes, every 91 steps in seed 004's room): no allocation and free (cudaFree waits
+        // for the device) a sample.
+        if (cells != sample_cells_) {
+            sample_cells_ = cells;
+            sample_at_ = DeviceArray<std::int64_t>(cells.size());
+            sample_out_ = DeviceArray<double>(out.size());
+            check(cudaMemcpyAsync(sample_at_.get(), cells.data(), cells.size() * sizeof(std::int64_t),
+                                  cudaMemcpyHostToDevice, stream_),
+                  "upload probe cells");
+        }
         const auto n = std::int64_t(cells.size());
         refresh_field();
         sample_kernel<<<unsigned((n + block_size - 1) / block_size), block_size, 0, stream_>>>(
-            make_observer(), d_cells.get(), n, d_out.get());
+            make_observer(), sample_at_.get(), n, sample_out_.get());
         check(cudaGetLastError(), "sample_kernel launch");
-        check(cudaMemcpyAsync(out.data(), d_out.get(), out.size() * sizeof(double), cudaMemcpyDeviceToHost, stream_),
+        check(cudaMemcpyAsync(out.data(), sample_out_.get(), out.size() * sizeof(double), cudaMemcpyDeviceToHost,
+                              stream_),
               "download probes");
         check(cudaStreamSynchronize(stream_), "sample_kernel");
         return out;
@@ -637,7 +644,9 @@ public:
             return {};
         } else {
             std::vector<double> out(kernel::scalar_flow_rows, 0.0);
-            DeviceArray<double> d(out.size());
+            // Kept for the next call (every sample of a run's means): no free, which waits.
+            if (flow_sums_.size() == 0) flow_sums_ = DeviceArray<double>(out.size());
+            DeviceArray<double>& d = flow_sums_;
             check(cudaMemsetAsync(d.get(), 0, out.size() * sizeof(double), stream_), "cudaMemset");
             // The boundary cells, and a subdomain's border cells (those on the box's faces
             // are boundary cells too, listed apart: parallel/halo.hpp).
@@ -1475,6 +1484,10 @@ private:
     DeviceArray<T> field_buf_;
     mutable std::vector<T> field_host_send_, field_host_recv_;
     DeviceArray<double> sums_;  // accumulate()'s running sums
+    std::vector<std::int64_t> sample_cells_;  // sample()'s last cells, on the device in sample_at_
+    DeviceArray<std::int64_t> sample_at_;
+    DeviceArray<double> sample_out_;
+    DeviceArray<double> flow_sums_;  // scalar_flows()'s sums
     DeviceArray<T> field_scratch_;  // fields_native()'s, kept between calls
     DeviceArray<kernel::Partial> partials_;
     DeviceArray<double> face_values_[6];             // boundary::Parameters::values
