@@ -4,7 +4,10 @@
 // Steps run on the engine's own stream, in batches captured as CUDA graphs.
 #pragma once
 #include <algorithm>
+#include <cstdio>
+#include <cstdlib>
 #include <cstring>
+#include <string>
 #include <type_traits>
 #include <utility>
 #include <map>
@@ -347,12 +350,9 @@ __global__ void __launch_bounds__(block_size)
     }
 }
 
-/// Time averages: the fields added to the running sums (Engine::accumulate), in double.
+/// Time averages: a cell's fields added to the running sums (Engine::accumulate), in double.
 template <class K>
-__global__ void __launch_bounds__(block_size) accumulate_kernel(const __grid_constant__ K k, double* sums) {
-    const storage::index_t n = k.in.layout.cells();
-    const storage::index_t c = storage::index_t(blockIdx.x) * blockDim.x + threadIdx.x;
-    if (c >= n) return;
+__device__ __forceinline__ void accumulate_cell(const K& k, storage::index_t c, storage::index_t n, double* sums) {
     typename K::T r, v[3], th;
     k.macroscopic(c, r, v, th);
     const double u0 = double(v[0]), u1 = double(v[1]), u2 = double(v[2]);
@@ -360,6 +360,23 @@ __global__ void __launch_bounds__(block_size) accumulate_kernel(const __grid_con
     sums[MeanUx * n + c] += u0, sums[MeanUy * n + c] += u1, sums[MeanUz * n + c] += u2;
     sums[MeanUU * n + c] += u0 * u0 + u1 * u1 + u2 * u2;
     sums[MeanTheta * n + c] += double(th);
+}
+/// Every cell, or (`skip_boundary`) every cell but those of class Boundary, which
+/// accumulate_list_kernel takes from their list: a coupled scalar's observer gathers them
+/// by the general path, and run by the lanes of the warps they share with bulk cells (an
+/// x-normal face: a cell in every row) that path held the whole grid's warps.
+template <class K>
+__global__ void __launch_bounds__(block_size) accumulate_kernel(const __grid_constant__ K k, double* sums, bool skip_boundary) {
+    const storage::index_t n = k.in.layout.cells();
+    const storage::index_t c = storage::index_t(blockIdx.x) * blockDim.x + threadIdx.x;
+    if (c >= n || (skip_boundary && k.in.node_class[c] == kernel::Boundary)) return;
+    accumulate_cell(k, c, n, sums);
+}
+template <class K>
+__global__ void __launch_bounds__(block_size)
+    accumulate_list_kernel(const __grid_constant__ K k, const storage::index_t* cells, storage::index_t count, double* sums) {
+    const storage::index_t j = storage::index_t(blockIdx.x) * blockDim.x + threadIdx.x;
+    if (j < count) accumulate_cell(k, cells[j], k.in.layout.cells(), sums);
 }
 
 template <class Ls, class Layout, class Store, class T>
@@ -476,8 +493,9 @@ public:
         check(cudaMemset(clock_.get(), 0, sizeof(std::uint32_t)), "cudaMemset");
     }
     ~CudaEngine() override {
-        for (auto g : graph_)
-            if (g) cudaGraphExecDestroy(g);
+        for (auto& by_phase : graph_)
+            for (auto g : by_phase)
+                if (g) cudaGraphExecDestroy(g);
         if (interior_) cudaStreamDestroy(interior_);
         for (auto& [peer, base] : ipc_open_)
             for (S* b : base)
@@ -556,8 +574,13 @@ public:
         check(cudaStreamSynchronize(stream_), "wall_kernel");
     }
 
-    /// Steps in batches captured once as a CUDA graph (one launch per batch), so
-    /// that small grids are not bound by launch overhead.
+    /// Steps in batches captured once as CUDA graphs (one launch per batch), so that
+    /// small grids are not bound by launch overhead: graphs of graph_steps, then the rest
+    /// of the call in graphs of 16, 8, 4, 2 and 1 steps, at most one of each (a run
+    /// advances in chunks between its samples: seed 004's room, 19 steps between those of
+    /// its means). The room's own run kept its time with them (H200, FP16, 44.4-44.6x
+    /// either way: its 0.1 ms steps outlast a launch); a box of small steps is where the
+    /// rest launched one by one would cost.
     void step(std::int64_t steps) override {
         std::int64_t n = 0;
         if (interior_) {  // a subdomain: MPI between the kernels of each step, no graphs
@@ -565,12 +588,17 @@ public:
             return;
         }
         if (form_pending_) n += try_forms(steps);
-        if (steps - n >= graph_steps) {
-            cudaGraphExec_t& graph = graph_[phase()];
-            if (!graph) graph = capture_graph();
-            for (; n + graph_steps <= steps; n += graph_steps) check(cudaGraphLaunch(graph, stream_), "graph launch");
+        for (int size = 0; size < graph_sizes; ++size) {
+            const std::int64_t count = graph_steps >> size;
+            while (steps - n >= count) {
+                cudaGraphExec_t& graph = graph_[size][phase()];
+                if (!graph) graph = capture_graph(count);
+                check(cudaGraphLaunch(graph, stream_), "graph launch");
+                if (count % 2) advance();  // an odd count ends in the other phase
+                n += count;
+                if (size > 0) break;  // the rest after the whole graphs: at most one of each
+            }
         }
-        for (; n < steps; ++n) launch_one();
         check(cudaGetLastError(), "stream-collide launch");
         check(cudaStreamSynchronize(stream_), "stream-collide");
     }
@@ -671,7 +699,12 @@ public:
             check(cudaMemsetAsync(sums_.get(), 0, sums_.size() * sizeof(double), stream_), "cudaMemset");
         }
         refresh_field();
-        accumulate_kernel<<<blocks(), block_size, 0, stream_>>>(make_observer(), sums_.get());
+        // The boundary cells apart where their list is kept (a coupled scalar).
+        const auto listed = storage::index_t(boundary_cells_.size());
+        accumulate_kernel<<<blocks(), block_size, 0, stream_>>>(make_observer(), sums_.get(), listed > 0);
+        if (listed > 0)
+            accumulate_list_kernel<<<unsigned((listed + block_size - 1) / block_size), block_size, 0, stream_>>>(
+                make_observer(), boundary_cells_.get(), listed, sums_.get());
         check(cudaGetLastError(), "accumulate_kernel launch");  // ordered on stream_ before the next step
     }
 
@@ -826,7 +859,7 @@ public:
     }
 
 private:
-    // Steps per captured graph: even, so a graph starts and ends in the same phase.
+    // Steps per captured graph (step() captures shorter ones for the rest of a call).
     static constexpr std::int64_t graph_steps = 32;
 
     unsigned blocks() const { return unsigned((cells_ + block_size - 1) / block_size); }
@@ -1186,6 +1219,7 @@ private:
     struct Candidate {
         Form form;
         std::vector<std::int32_t> schedule;  // Interleaved: step_kernel's blocks
+        std::string name;                    // for BARRACUDA_FORM_TIMES
     };
     /// The forms of the records' update (RecordForm): the records packed, beside the bulk
     /// kernel or interleaved with its blocks in one launch (step_kernel's schedules), and
@@ -1224,9 +1258,9 @@ private:
         // The candidates: whole warps (where compiled), packed, interleaved with leads of
         // 1, 2 and 4 waves of resident blocks, and every record block first.
         candidates_.clear();
-        if (records.empty()) return keep_form(Candidate{whole_warps ? Form::WholeWarps : Form::Packed, {}});
-        if (whole_warps) candidates_.push_back({Form::WholeWarps, {}});
-        candidates_.push_back({Form::Packed, {}});
+        if (records.empty()) return keep_form(Candidate{whole_warps ? Form::WholeWarps : Form::Packed, {}, {}});
+        if (whole_warps) candidates_.push_back({Form::WholeWarps, {}, "whole warps"});
+        candidates_.push_back({Form::Packed, {}, "packed"});
         if constexpr (interleavable) {
             // The launched kernel's occupancy (in place: the even steps' kernel).
             using Launched = std::conditional_t<two_copy, Kernel, decltype(std::declval<Kernel>().template fixed<0>())>;
@@ -1237,7 +1271,9 @@ private:
             const storage::index_t wave = storage::index_t(std::max(1, per_sm * sms));
             for (const storage::index_t lead : {wave, 2 * wave, 4 * wave, cells_})
                 candidates_.push_back(
-                    {Form::Interleaved, interleaved_schedule(cells_, update_block_size, open_packed, walls_packed, lead)});
+                    {Form::Interleaved, interleaved_schedule(cells_, update_block_size, open_packed, walls_packed, lead),
+                     lead == cells_ ? "interleaved, every record block first"
+                                    : "interleaved, " + std::to_string(lead / wave) + " waves ahead"});
         }
         // Timed only on one rank (a subdomain steps without graphs, its border first: its
         // kernels are bulk_kernel's and the records' own).
@@ -1257,8 +1293,9 @@ private:
     void use_form(const Candidate& c) {
         form_ = c.form;
         if (c.form == Form::Interleaved) schedule_ = upload(c.schedule, "copy the step's schedule");
-        for (auto& g : graph_)
-            if (g) cudaGraphExecDestroy(g), g = nullptr;
+        for (auto& by_phase : graph_)
+            for (auto& g : by_phase)
+                if (g) cudaGraphExecDestroy(g), g = nullptr;
     }
     /// Uses one form from here on and frees the others' arrays.
     void keep_form(Candidate c) {
@@ -1324,6 +1361,11 @@ private:
             std::size_t best = 0;
             for (std::size_t c = 1; c < candidates_.size(); ++c)
                 if (trial_ms_[c] < 0.98f * trial_ms_[best]) best = c;
+            if (std::getenv("BARRACUDA_FORM_TIMES"))  // a diagnostic (docs/architecture.md, "Record warps")
+                for (std::size_t c = 0; c < candidates_.size(); ++c)
+                    std::fprintf(stderr, "record form %zu (%s): %.3f ms for %lld steps%s\n", c,
+                                 candidates_[c].name.c_str(), double(trial_ms_[c]), static_cast<long long>(graph_steps),
+                                 c == best ? ", kept" : "");
             keep_form(std::move(candidates_[best]));
         }
         return n;
@@ -1362,11 +1404,14 @@ private:
             odd_ = !odd_;
         }
     }
-    cudaGraphExec_t capture_graph() {
+    /// `count` steps from the current phase as a graph; the engine's phase as it was
+    /// (advance() is its own inverse: an even count restores it, an odd one takes one more).
+    cudaGraphExec_t capture_graph(std::int64_t count = graph_steps) {
         cudaGraph_t g = nullptr;
         cudaGraphExec_t exec = nullptr;
         check(cudaStreamBeginCapture(stream_, cudaStreamCaptureModeThreadLocal), "cudaStreamBeginCapture");
-        for (std::int64_t n = 0; n < graph_steps; ++n) launch_one();  // even count: phase restored
+        for (std::int64_t n = 0; n < count; ++n) launch_one();
+        if (count % 2) advance();
         check(cudaStreamEndCapture(stream_, &g), "cudaStreamEndCapture");
         // The kernel nodes keep the priority of the stream they were captured on (side_).
         check(cudaGraphInstantiate(&exec, g, cudaGraphInstantiateFlagUseNodePriority), "cudaGraphInstantiate");
@@ -1515,7 +1560,9 @@ private:
     static constexpr int sides = 3;
     cudaStream_t side_[sides] = {};  // the boundary kernels' (launch_update): general, open faces', walls'
     cudaEvent_t fork_ = nullptr, join_[sides] = {};
-    cudaGraphExec_t graph_[2] = {nullptr, nullptr};  // one per phase
+    /// Graphs of graph_steps >> size steps, one per phase (step()).
+    static constexpr int graph_sizes = 6;
+    cudaGraphExec_t graph_[graph_sizes][2] = {};
 };
 
 }  // namespace barracuda::backend::cuda
