@@ -99,7 +99,7 @@ BARRACUDA_HD unsigned non_equilibrium_bounce_back(T (&f)[L::Q], unsigned unknown
     for (int i = 0; i < L::Q; ++i) {
         if (((unknown >> i) & 1u) && s * lattice::c_along<L>(i, a) > 0) {
             mine |= 1u << i;
-            const T cj = T(L::c(i, 0)) * st.j[0] + T(L::c(i, 1)) * st.j[1] + T(L::c(i, 2)) * st.j[2];
+            const T cj = lattice::c_dot<L>(i, st.j);  // zero components left out (lattice::c_dot)
             f[i] = f[L::opposite(i)] + T(2) * T(L::w(i)) * cj * inv_cs2;
         }
     }
@@ -119,6 +119,7 @@ BARRACUDA_HD void zou_he(T (&f)[L::Q], unsigned unknown, int face, const OpenFac
         T current = T(0), denom = T(0);
         BARRACUDA_UNROLL
         for (int i = 0; i < L::Q; ++i) {
+            if (L::c(i, t) == 0) continue;  // 0 * f[i] is not folded away (non_equilibrium_stress)
             current += T(L::c(i, t)) * f[i];
             if ((mine >> i) & 1u) denom += T(L::c(i, t) * L::c(i, t));
         }
@@ -139,9 +140,13 @@ BARRACUDA_HD void regularized_face(T (&f)[L::Q], unsigned unknown, int face, con
     for (int i = 0; i < L::Q; ++i) {
         feq[i] = physics::equilibrium_shifted<L, Eq>(i, st.drho, st.u);
         const T d = f[i] - feq[i];
-        const T c0 = T(L::c(i, 0)), c1 = T(L::c(i, 1)), c2 = T(L::c(i, 2));
-        pi[0] += c0 * c0 * d, pi[1] += c1 * c1 * d, pi[2] += c2 * c2 * d;
-        pi[3] += c0 * c1 * d, pi[4] += c0 * c2 * d, pi[5] += c1 * c2 * d;
+        const int c0 = L::c(i, 0), c1 = L::c(i, 1), c2 = L::c(i, 2);  // zero terms left out (physics/les.hpp)
+        if (c0) pi[0] += T(c0 * c0) * d;
+        if (c1) pi[1] += T(c1 * c1) * d;
+        if (c2) pi[2] += T(c2 * c2) * d;
+        if (c0 && c1) pi[3] += T(c0 * c1) * d;
+        if (c0 && c2) pi[4] += T(c0 * c2) * d;
+        if (c1 && c2) pi[5] += T(c1 * c2) * d;
     }
     BARRACUDA_UNROLL
     for (int i = 0; i < L::Q; ++i) f[i] = feq[i] + physics::hermite2_non_equilibrium<L>(i, pi);
