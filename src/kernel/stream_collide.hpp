@@ -656,7 +656,9 @@ struct StreamCollide {
     }
 
     /// The collision with the cell's force; u: the (half-force) velocity of its equilibrium.
-    BARRACUDA_HD void collide(T (&f)[L::Q], const T (&force)[3], T (&u)[3]) const {
+    /// Returns what the collision returns: the rate its stress relaxed with, where it has
+    /// an LES closure (physics/les.hpp), which the coupled scalar's eddy diffusivity takes.
+    BARRACUDA_HD auto collide(T (&f)[L::Q], const T (&force)[3], T (&u)[3]) const {
         auto state = physics::cell_state<L, Eq>(f, force);
         u[0] = state.u[0], u[1] = state.u[1], u[2] = state.u[2];
         if (edm && forced) {
@@ -666,12 +668,19 @@ struct StreamCollide {
             T du[3];
             BARRACUDA_UNROLL
             for (int a = 0; a < 3; ++a) du[a] = force[a] * inv_rho_u, state.u[a] -= T(0.5) * du[a];
-            collision(f, state, force, false);
-            BARRACUDA_UNROLL
-            for (int i = 0; i < L::Q; ++i) f[i] += physics::edm_source<L, Eq>(i, state.drho, state.u, du);
-            return;
+            if constexpr (std::is_void_v<decltype(collision(f, state, force, false))>) {
+                collision(f, state, force, false);
+                BARRACUDA_UNROLL
+                for (int i = 0; i < L::Q; ++i) f[i] += physics::edm_source<L, Eq>(i, state.drho, state.u, du);
+                return;
+            } else {
+                const auto rate = collision(f, state, force, false);
+                BARRACUDA_UNROLL
+                for (int i = 0; i < L::Q; ++i) f[i] += physics::edm_source<L, Eq>(i, state.drho, state.u, du);
+                return rate;
+            }
         }
-        collision(f, state, force, forced);
+        return collision(f, state, force, forced);
     }
 
     /// Flow and scalar of a coupled cell: theta, the buoyancy, the flow's collision, then
@@ -683,13 +692,11 @@ struct StreamCollide {
             scalar.force_at(theta, in.force, force);
             if constexpr (requires { collision.les_factor; collision.tau0; }) {
                 if (scalar.eddy_ratio > T(0) && collision.les_factor > T(0)) {
-                    // The flow's own closure on the same populations (the collision computes it
-                    // again; inlined, the compiler shares the two).
-                    const auto state = physics::cell_state<L, Eq>(f, force);
-                    const T tau_eff =
-                        T(1) / physics::smagorinsky_omega<L, Eq>(f, state, collision.tau0, collision.les_factor);
+                    // The flow's own closure, as its collision used it (the rate it returns).
+                    // Computed here apart, its square roots and divisions were computed twice
+                    // (the GPU compiler did not share them: seed 004's room, sm_90 SASS).
+                    const T tau_eff = T(1) / collide(f, force, u);
                     const T tau_t = scalar.tau_t0 + scalar.eddy_ratio * (tau_eff - collision.tau0);
-                    collide(f, force, u);
                     physics::ScalarTrt<Ls, T>::of_tau(tau_t, scalar.lambda)(g, theta, u);
                     return;
                 }

@@ -17,7 +17,8 @@ struct Bgk {
     T les_factor = T(0);  // physics::smagorinsky_factor(C); 0: no LES
     T tau0 = T(0);        // 1 / omega, for the LES closure
 
-    BARRACUDA_HD void operator()(T (&f)[L::Q], const CellState<T>& s, const T (&force)[3], bool forced) const {
+    /// Returns the rate the stress relaxed with (the LES closure's, physics/les.hpp).
+    BARRACUDA_HD T operator()(T (&f)[L::Q], const CellState<T>& s, const T (&force)[3], bool forced) const {
         const T w = les_factor > T(0) ? smagorinsky_omega<L, Eq>(f, s, tau0, les_factor) : omega;
         const T force_weight = T(1) - T(0.5) * w;
         // The state in locals: f may alias s as far as the host compiler knows, and
@@ -49,6 +50,7 @@ struct Bgk {
         // The source in a loop of its own behind one test: tested in the loop above, the
         // GPU took a branch per population (19 on D3Q19) in every unforced cell.
         if (forced) add_guo_source<L>(f, e, u, force, force_weight, [](int) { return T(-0.0); });
+        return w;
     }
 };
 

@@ -281,7 +281,8 @@ struct Mrt {
         return m;
     }
 
-    BARRACUDA_HD void operator()(T (&f)[L::Q], const CellState<T>& s, const T (&force)[3], bool forced) const {
+    /// Returns the rate the shear stress relaxed with (the LES closure's, physics/les.hpp).
+    BARRACUDA_HD T operator()(T (&f)[L::Q], const CellState<T>& s, const T (&force)[3], bool forced) const {
         using mrt_detail::grouped_dot;
         using mrt_detail::static_for;
         using mrt_detail::sym;
@@ -312,8 +313,8 @@ struct Mrt {
         // LES: the shear rows' rate s_eff = scale * s_shear, their source weight
         // (1 - s_eff/2)/|M_k|^2 = source_k - (scale - 1) relax_k / 2. Without LES scale = 1
         // and both are exactly the precomputed ones.
-        T scale = T(1);
-        if (les_factor > T(0)) scale = smagorinsky_omega<L, Eq>(f, s, tau0, les_factor) * tau0;
+        T scale = T(1), shear = T(1) / tau0;
+        if (les_factor > T(0)) shear = smagorinsky_omega<L, Eq>(f, s, tau0, les_factor), scale = shear * tau0;
         // coef_k = -s_k (m - m^eq)_k / |M_k|^2 for the relaxed moments.
         T coef[Q], src_weight[Q];
         static_for<Q>([&](auto kc) {
@@ -355,6 +356,7 @@ struct Mrt {
             add_transpose<true>(f, cons);
         }
         add_transpose<false>(f, coef);
+        return shear;
     }
 
 private:

@@ -31,11 +31,12 @@ struct Regularized {
     T les_factor = T(0);  // 2 sqrt(2) C^2 / cs4 (Smagorinsky constant C), 0: no LES
     T tau0 = T(0);        // 1 / omega, for the LES closure
 
-    BARRACUDA_HD void operator()(T (&f)[L::Q], const CellState<T>& s, const T (&force)[3], bool forced) const {
+    /// Returns the rate the stress relaxed with (the LES closure's, physics/les.hpp).
+    BARRACUDA_HD T operator()(T (&f)[L::Q], const CellState<T>& s, const T (&force)[3], bool forced) const {
         if constexpr (std::is_same_v<L, lattice::D3Q13>) {
-            by_populations(f, s, force, forced);
+            return by_populations(f, s, force, forced);
         } else {
-            by_pairs(f, s, force, forced);
+            return by_pairs(f, s, force, forced);
         }
     }
 
@@ -47,7 +48,7 @@ struct Regularized {
     /// differences and projections per population (by_populations) bound seed 004's room
     /// in FP16 storage (issue 27): its box without faces went from 14,976 to 18,564 MLUPS
     /// on the H200 with this and equilibrium_pair alone (docs/performance.md).
-    BARRACUDA_HD void by_pairs(T (&f)[L::Q], const CellState<T>& s, const T (&force)[3], bool forced) const {
+    BARRACUDA_HD T by_pairs(T (&f)[L::Q], const CellState<T>& s, const T (&force)[3], bool forced) const {
         const T drho = s.drho, u[3] = {s.u[0], s.u[1], s.u[2]};  // locals: see Bgk
         T pi[6];
         non_equilibrium_stress<L, Eq>(f, s, pi);
@@ -92,11 +93,12 @@ struct Regularized {
             if (o != i) f[o] = even - p.odd;
         }
         if (forced) add_force(f, u, e, force, j, keep, force_weight);
+        return w;
     }
 
     /// The same from every population's equilibrium and difference (D3Q13, whose
     /// equilibrium is not w_i (even +- odd)).
-    BARRACUDA_HD void by_populations(T (&f)[L::Q], const CellState<T>& s, const T (&force)[3], bool forced) const {
+    BARRACUDA_HD T by_populations(T (&f)[L::Q], const CellState<T>& s, const T (&force)[3], bool forced) const {
         T feq[L::Q];
         const T drho = s.drho, u[3] = {s.u[0], s.u[1], s.u[2]};  // locals: see Bgk
         T pi[6] = {T(0), T(0), T(0), T(0), T(0), T(0)}, j[3] = {T(0), T(0), T(0)};
@@ -122,6 +124,7 @@ struct Regularized {
         BARRACUDA_UNROLL
         for (int i = 0; i < L::Q; ++i) f[i] = feq[i] + hermite2_non_equilibrium<L>(i, pi);
         if (forced) add_force(f, u, equilibrium_cell<L, Eq>(drho, u), force, j, keep, force_weight);
+        return w;
     }
 
     /// The relaxed j^neq and Guo's source (both zero without a force).

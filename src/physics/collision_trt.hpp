@@ -33,7 +33,8 @@ struct Trt {
         return Trt{T(1.0 / tau), T(trt_omega_minus(tau, magic)), T(les_factor), T(tau), T(magic)};
     }
 
-    BARRACUDA_HD void operator()(T (&f)[L::Q], const CellState<T>& s, const T (&force)[3], bool forced) const {
+    /// Returns the rate the stress relaxed with, omega+ (the LES closure's, physics/les.hpp).
+    BARRACUDA_HD T operator()(T (&f)[L::Q], const CellState<T>& s, const T (&force)[3], bool forced) const {
         T omega_p = omega_plus, omega_m = omega_minus;
         if (les_factor > T(0)) {
             omega_p = smagorinsky_omega<L, Eq>(f, s, tau0, les_factor);
@@ -95,6 +96,7 @@ struct Trt {
         }
         BARRACUDA_UNROLL
         for (int i = 0; i < L::Q; ++i) f[i] = out[i];
+        return omega_p;
     }
 };
 
