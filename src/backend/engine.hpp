@@ -182,6 +182,9 @@ public:
         initialize(r, v);
     }
     virtual void step(std::int64_t steps) = 0;
+    /// Returns once the steps and passes asked for so far have run (a GPU's queue drained);
+    /// an engine that works synchronously has nothing to wait for.
+    virtual void finish() {}
     /// New values for a face of EngineSetup::face_values (same size), used from the next step on.
     virtual void set_face_values(int face, const std::vector<double>& values) = 0;
     /// Density and velocity (pre-collision, as the next step sees them) on the host;

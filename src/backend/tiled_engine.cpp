@@ -79,6 +79,7 @@ public:
     }
     void initialize_uniform(double rho, const std::array<double, 3>& u) override { inner_->initialize_uniform(rho, u); }
     void step(std::int64_t steps) override { inner_->step(steps); }
+    void finish() override { inner_->finish(); }
     void set_face_values(int face, const std::vector<double>& values) override { inner_->set_face_values(face, values); }
     void fields(std::vector<double>& rho, std::vector<double>& u) override {
         std::vector<double> r, v;

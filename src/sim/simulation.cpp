@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <cmath>
 #include <fstream>
@@ -880,6 +882,63 @@ std::optional<Divergence> divergence_in(const CaseSpec& spec, const Observation&
     return d;
 }
 
+namespace {
+/// BARRACUDA_RUN_TIMES=1 (a diagnostic, docs/architecture.md): where a run's wall time
+/// goes, printed on stderr at its end. Each phase is timed with the engine's queue
+/// drained at both ends (Engine::finish), so that the steps' time is the device's and
+/// not that of whichever later call waits for them; the drains take from the run the
+/// overlap of host and device work it otherwise has.
+class PhaseTimes {
+public:
+    enum Phase { Steps, Checks, Probes, Means, Output, Forces, Checkpoints, phase_count };
+    explicit PhaseTimes(backend::Engine& engine) : engine_(std::getenv("BARRACUDA_RUN_TIMES") ? &engine : nullptr) {}
+    /// f(), timed as phase p when the diagnostic is on.
+    template <class F>
+    decltype(auto) operator()(Phase p, F&& f) {
+        if (!engine_) return std::forward<F>(f)();
+        engine_->finish();
+        const Lap lap{*this, p, clock::now()};
+        return std::forward<F>(f)();
+    }
+    void print(double wall_seconds, std::int64_t steps) const {
+        if (!engine_) return;
+        static constexpr const char* names[phase_count] = {"steps",  "checks", "probes",     "means",
+                                                           "output", "forces", "checkpoints"};
+        std::ostringstream m;
+        m << "run times (BARRACUDA_RUN_TIMES: the device drained between phases): wall " << wall_seconds << " s";
+        double timed = 0;
+        for (int p = 0; p < phase_count; ++p) {
+            if (counts_[p] == 0) continue;
+            timed += seconds_[p];
+            m << "; " << names[p] << " " << seconds_[p] << " s (" << counts_[p] << " calls";
+            if (p == Steps && steps > 0) m << ", " << seconds_[p] / double(steps) * 1e6 << " us a step";
+            m << ")";
+        }
+        m << "; the rest " << wall_seconds - timed << " s\n";
+        std::fputs(m.str().c_str(), stderr);
+    }
+
+private:
+    using clock = std::chrono::steady_clock;
+    struct Lap {
+        PhaseTimes& t;
+        Phase p;
+        clock::time_point from;
+        ~Lap() {
+            try {
+                t.engine_->finish();
+            } catch (...) {  // the phase's own error, if any, is what propagates
+            }
+            t.seconds_[p] += std::chrono::duration<double>(clock::now() - from).count();
+            ++t.counts_[p];
+        }
+    };
+    backend::Engine* engine_;
+    double seconds_[phase_count] = {};
+    std::int64_t counts_[phase_count] = {};
+};
+}  // namespace
+
 Simulation::~Simulation() = default;
 
 RunResult Simulation::run(OutputSink* sink, const std::function<void(const Progress&)>& progress,
@@ -902,6 +961,7 @@ RunResult Simulation::run(OutputSink* sink, const std::function<void(const Progr
     RunResult result;
     result.force_samples = checkpoints.earlier_force_samples;
     const auto t0 = clock::now();
+    PhaseTimes times(*engine_);
 
     // Force samples wait here until a check passes at their step or a later one: a
     // sample taken between checks may already come from a diverging state (issue 21:
@@ -940,7 +1000,7 @@ RunResult Simulation::run(OutputSink* sink, const std::function<void(const Progr
     // `release`: the pending samples are good once the check passes; false where the
     // caller has already found a bad state and only wants the cell named.
     auto check = [&](std::int64_t step, bool track = true, bool release = true) {
-        const auto o = observe_all(steady_test && track);
+        const auto o = times(PhaseTimes::Checks, [&] { return observe_all(steady_test && track); });
         if (const auto d = divergence_in(spec_, o, step)) diverged(d->message);
         result.last = o;
         if (release) release_samples();
@@ -952,8 +1012,10 @@ RunResult Simulation::run(OutputSink* sink, const std::function<void(const Progr
     auto write_output = [&](std::int64_t step) {
         if (!sink) return;
         std::vector<double> rho, u, temperature;
-        owned_fields(rho, u);
-        owned_second(temperature);  // or a binary case's rho_B
+        times(PhaseTimes::Output, [&] {
+            owned_fields(rho, u);
+            owned_second(temperature);  // or a binary case's rho_B
+        });
         kernel::Partial p = kernel::Partial::identity();
         for (std::size_t c = 0; c < rho.size(); ++c)
             p.add_cell(std::int64_t(c), rho[c], u[3 * c], u[3 * c + 1], u[3 * c + 2], run.density_min, run.density_max);
@@ -972,7 +1034,7 @@ RunResult Simulation::run(OutputSink* sink, const std::function<void(const Progr
                      ": its fields leave the stability watch's range. The last good output is kept; lower the "
                      "velocity, raise tau (viscosity) or refine the grid.");
         }
-        sink->write(step, rho, u, temperature);
+        times(PhaseTimes::Output, [&] { sink->write(step, rho, u, temperature); });
         release_samples();  // the state at this step passed the same test as a check
     };
     // Forces on the named obstacles (forces.csv) every force_every steps and at the end.
@@ -980,7 +1042,7 @@ RunResult Simulation::run(OutputSink* sink, const std::function<void(const Progr
     const std::int64_t force_every = forces_on ? force_interval(spec_) : 0;
     auto sample_forces = [&](std::int64_t step, bool checked) {
         if (!forces_on || result.forces_step == step) return;
-        auto f = forces_all();
+        auto f = times(PhaseTimes::Forces, [&] { return forces_all(); });
         for (std::size_t k = 0; k < f.size(); ++k)
             if (!std::isfinite(f[k][0]) || !std::isfinite(f[k][1]) || !std::isfinite(f[k][2])) {
                 if (!checked) check(step);  // names the cell when the state is bad
@@ -1000,7 +1062,7 @@ RunResult Simulation::run(OutputSink* sink, const std::function<void(const Progr
     std::int64_t probes_step = -1;
     auto sample_probes = [&](std::int64_t step, bool checked) {
         if (probe_every == 0 || probes_step == step) return;
-        auto v = probes_.sample(*engine_);
+        auto v = times(PhaseTimes::Probes, [&] { return probes_.sample(*engine_); });
         for (std::size_t k = 0; k < v.size(); ++k)
             if (!std::isfinite(v[k])) {
                 if (!checked) check(step);
@@ -1018,7 +1080,9 @@ RunResult Simulation::run(OutputSink* sink, const std::function<void(const Progr
     auto write_mean = [&](std::int64_t step, bool checked) {
         if (!checked) check(step, false);
         // The scalar slot's mean: the temperature, or a two-component case's rho_B.
-        const auto m = average_.means(*engine_, sub_, spec_.thermal.enabled || spec_.multiphase.binary);
+        const auto m = times(PhaseTimes::Means, [&] {
+            return average_.means(*engine_, sub_, spec_.thermal.enabled || spec_.multiphase.binary);
+        });
         bool finite = true;
         for (const auto* field : {&m.rho, &m.u, &m.fluctuation, &m.theta})
             for (double v : *field) finite = finite && std::isfinite(v);
@@ -1032,8 +1096,10 @@ RunResult Simulation::run(OutputSink* sink, const std::function<void(const Progr
     auto sample_average = [&](std::int64_t step, bool checked) {
         // The total heat at the window's ends, for the heat balance's storage term.
         const bool end = average_.samples() == 0 || step == average_.closing_step();
-        const double theta_total = spec_.thermal.enabled && end ? observe_all(false).theta_sum : 0.0;
-        average_.add(*engine_, step, theta_total);
+        times(PhaseTimes::Means, [&] {
+            const double theta_total = spec_.thermal.enabled && end ? observe_all(false).theta_sum : 0.0;
+            average_.add(*engine_, step, theta_total);
+        });
         if (step == average_.closing_step()) write_mean(step, checked);
     };
 
@@ -1043,7 +1109,7 @@ RunResult Simulation::run(OutputSink* sink, const std::function<void(const Progr
         if (!checked) check(step, false);
         release_samples();
         if (sink) sink->flush();
-        checkpoints.save(result.force_samples);
+        times(PhaseTimes::Checkpoints, [&] { checkpoints.save(result.force_samples); });
     };
 
     // A stop asked for from outside (barracuda run: SIGINT, SIGTERM) is looked at between
@@ -1072,7 +1138,7 @@ RunResult Simulation::run(OutputSink* sink, const std::function<void(const Progr
             if (limit > 0) n = std::min(n, limit);
             const auto c0 = clock::now();
             try {
-                advance(n);
+                times(PhaseTimes::Steps, [&] { advance(n); });
             } catch (const CaseError& e) {  // an expression went bad (NaN, too fast) during the run
                 diverged(std::string("the run stopped at step ") + std::to_string(time_ + 1) + ": " + e.what() +
                          ". The last good output is kept.");
@@ -1173,12 +1239,13 @@ RunResult Simulation::run(OutputSink* sink, const std::function<void(const Progr
         write_mean(step, true);
     }
     write_output(step);
-    if (sink) sink->flush();
+    if (sink) times(PhaseTimes::Output, [&] { sink->flush(); });
     if (save_every > 0) save_checkpoint(step, true);
     result.steps = step;
     result.wall_seconds = std::chrono::duration<double>(clock::now() - t0).count();
     result.mlups =
         result.wall_seconds > 0 ? double(step - start) * double(spec_.stored_nodes()) / result.wall_seconds / 1e6 : 0;
+    times.print(result.wall_seconds, step - start);
     return result;
 }
 

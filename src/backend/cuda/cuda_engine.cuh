@@ -581,6 +581,11 @@ public:
     /// its means). The room's own run kept its time with them (H200, FP16, 44.4-44.6x
     /// either way: its 0.1 ms steps outlast a launch); a box of small steps is where the
     /// rest launched one by one would cost.
+    void finish() override {
+        check(cudaStreamSynchronize(stream_), "the steps");
+        if (interior_) check(cudaStreamSynchronize(interior_), "the steps (interior)");
+    }
+
     void step(std::int64_t steps) override {
         std::int64_t n = 0;
         if (interior_) {  // a subdomain: MPI between the kernels of each step, no graphs
@@ -1256,7 +1261,7 @@ private:
             record_warp_bits_ = upload(skip, "copy record warps");
         }
         // The candidates: whole warps (where compiled), packed, interleaved with leads of
-        // 1, 2 and 4 waves of resident blocks, and every record block first.
+        // 1, 2, 3 and 4 waves of resident blocks, and every record block first.
         candidates_.clear();
         if (records.empty()) return keep_form(Candidate{whole_warps ? Form::WholeWarps : Form::Packed, {}, {}});
         if (whole_warps) candidates_.push_back({Form::WholeWarps, {}, "whole warps"});
@@ -1269,7 +1274,7 @@ private:
                   "cudaOccupancyMaxActiveBlocksPerMultiprocessor");
             check(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0), "cudaDeviceGetAttribute");
             const storage::index_t wave = storage::index_t(std::max(1, per_sm * sms));
-            for (const storage::index_t lead : {wave, 2 * wave, 4 * wave, cells_})
+            for (const storage::index_t lead : {wave, 2 * wave, 3 * wave, 4 * wave, cells_})
                 candidates_.push_back(
                     {Form::Interleaved, interleaved_schedule(cells_, update_block_size, open_packed, walls_packed, lead),
                      lead == cells_ ? "interleaved, every record block first"
