@@ -9,20 +9,21 @@
 #include <utility>
 #include <vector>
 
+#include "common/hd.hpp"
 #include "kernel/reflecting_cells.hpp"
 
 namespace barracuda::backend {
 
 /// What block b of the launch updates: entry >= 0, the bulk block of that number (cells
 /// entry * block on); else, for r = -1 - entry, `block` records of the open faces' list
-/// (r odd) or of the walls' (r even), from r / 2 * block on. step_kernel decodes the
-/// entries so in its own lines (as compiled and run on the GPU); the tests, here.
+/// (r odd) or of the walls' (r even), from r / 2 * block on. step_kernel decodes its
+/// entries with it; the tests check it against the schedules made here.
 struct ScheduledBlock {
     bool bulk;
     bool open;
     std::int64_t first;  // the block's first cell (bulk) or first record (its list)
 };
-inline ScheduledBlock scheduled_block(std::int32_t entry, int block) {
+BARRACUDA_HD ScheduledBlock scheduled_block(std::int32_t entry, int block) {
     if (entry >= 0) return {true, false, std::int64_t(entry) * block};
     const std::int32_t r = -1 - entry;
     return {false, (r & 1) != 0, std::int64_t(r / 2) * block};

@@ -167,8 +167,8 @@ __global__ void __launch_bounds__(update_block_size)
 }
 
 // One step's bulk cells and packed records in one launch: schedule[b] names what block b
-// updates, decoded here as backend::scheduled_block does (backend/interleave.hpp): a bulk
-// block, or update_block_size records of the open faces' list or of the walls'. Blocks start in index order, and a record block comes a
+// updates (backend::scheduled_block, backend/interleave.hpp): a bulk block, or
+// update_block_size records of the open faces' list or of the walls'. Blocks start in index order, and a record block comes a
 // few waves of blocks before the bulk blocks of its cells (interleaved_schedule), so that the records'
 // scattered sectors (an x-normal face: one cell of a row, 32 rows to a warp) are read and
 // written while the bulk blocks beside them hold the same sectors in L2. Launched apart,
@@ -180,14 +180,14 @@ __global__ void __launch_bounds__(update_block_size)
     step_kernel(const __grid_constant__ K k, storage::index_t cells, const std::int32_t* schedule,
                 const kernel::ReflectingCell* open, storage::index_t open_count,
                 const kernel::ReflectingCell* walls, storage::index_t wall_count) {
-    const std::int32_t s = __ldg(schedule + blockIdx.x);
-    if (s >= 0) {
-        bulk_block(k, s, cells, nullptr);
+    const std::int32_t entry = __ldg(schedule + blockIdx.x);
+    if (entry >= 0) {  // a bulk block (tested first: the decoding's selects stay off its path)
+        bulk_block(k, entry, cells, nullptr);
         return;
     }
-    const std::int32_t r = -1 - s;
-    const storage::index_t j = storage::index_t(r / 2) * update_block_size + threadIdx.x;
-    if (r & 1) {
+    const backend::ScheduledBlock block = backend::scheduled_block(entry, update_block_size);
+    const storage::index_t j = block.first + threadIdx.x;
+    if (block.open) {
         if (j < open_count) k.template update_reflecting<true>(open[j]);
     } else {
         if (j < wall_count) k.template update_reflecting<false>(walls[j]);
@@ -493,9 +493,7 @@ public:
         check(cudaMemset(clock_.get(), 0, sizeof(std::uint32_t)), "cudaMemset");
     }
     ~CudaEngine() override {
-        for (auto& by_phase : graph_)
-            for (auto g : by_phase)
-                if (g) cudaGraphExecDestroy(g);
+        destroy_graphs();
         if (interior_) cudaStreamDestroy(interior_);
         for (auto& [peer, base] : ipc_open_)
             for (S* b : base)
@@ -1112,10 +1110,7 @@ private:
                 check(cudaGetLastError(), "macro_field_kernel launch");
                 exchange_fields();
             }
-            const auto nb = storage::index_t(border_cells_.size());
-            if (nb > 0)
-                boundary_kernel<<<unsigned((nb + update_block_size - 1) / update_block_size), update_block_size, 0,
-                                  stream_>>>(k, border_cells_.get(), nb);
+            launch_general(k, border_cells_, stream_);
             // The interior only reads copy a_, which the border kernel does not write.
             const auto b = unsigned((cells_ + update_block_size - 1) / update_block_size);
             bulk_kernel<<<b, update_block_size, 0, interior_>>>(k, cells_, skipped_warps());
@@ -1175,9 +1170,7 @@ private:
         if (side) {
             check(cudaEventRecord(fork_, stream_), "cudaEventRecord");
             check(cudaStreamWaitEvent(side_[0], fork_, 0), "cudaStreamWaitEvent");
-            const auto n = storage::index_t(general_cells_.size());
-            boundary_kernel<<<unsigned((n + update_block_size - 1) / update_block_size), update_block_size, 0,
-                              side_[0]>>>(k, general_cells_.get(), n);
+            launch_general(k, general_cells_, side_[0]);
             check(cudaEventRecord(join_[0], side_[0]), "cudaEventRecord");
         }
         step_kernel<<<unsigned(schedule_.size()), update_block_size, 0, stream_>>>(
@@ -1186,15 +1179,20 @@ private:
         if (side) check(cudaStreamWaitEvent(stream_, join_[0], 0), "cudaStreamWaitEvent");
         if constexpr (sizeof(S) == 2) tick_kernel<<<1, 1, 0, stream_>>>(clock_.get());
     }
+    /// The general path (boundary_kernel) over a list of cells, on `stream`.
+    template <class K>
+    void launch_general(const K& k, const DeviceArray<storage::index_t>& cells, cudaStream_t stream) {
+        if (const auto n = storage::index_t(cells.size()))
+            boundary_kernel<<<unsigned((n + update_block_size - 1) / update_block_size), update_block_size, 0, stream>>>(
+                k, cells.get(), n);
+    }
     /// The general boundary cells, the warps with open faces' records and those with
     /// walls' records, each on a stream of its own: all three run beside the bulk kernel
     /// (on one stream, a small box's step was the sum of the first two: the general path's
     /// few long warps, then the open faces' warps; room_heater_window.toml).
     template <class K>
     void launch_boundary(const K& k, cudaStream_t general, cudaStream_t open, cudaStream_t reflecting) {
-        if (const auto n = storage::index_t(general_cells_.size()))
-            boundary_kernel<<<unsigned((n + update_block_size - 1) / update_block_size), update_block_size, 0,
-                              general>>>(k, general_cells_.get(), n);
+        launch_general(k, general_cells_, general);
         constexpr storage::index_t per_block = update_block_size / 32;
         // Each kernel inlines the record path; FP16 storage compiles the packed form alone.
         if constexpr (whole_warps) {
@@ -1298,6 +1296,11 @@ private:
     void use_form(const Candidate& c) {
         form_ = c.form;
         if (c.form == Form::Interleaved) schedule_ = upload(c.schedule, "copy the step's schedule");
+        destroy_graphs();
+    }
+    /// The captured graphs gone (captured again on the next call that runs them); no check:
+    /// also called from the destructor.
+    void destroy_graphs() noexcept {
         for (auto& by_phase : graph_)
             for (auto& g : by_phase)
                 if (g) cudaGraphExecDestroy(g), g = nullptr;
