@@ -49,7 +49,7 @@ struct Bgk {
         }
         // The source in a loop of its own behind one test: tested in the loop above, the
         // GPU took a branch per population (19 on D3Q19) in every unforced cell.
-        if (forced) add_guo_source<L>(f, e, u, force, force_weight, [](int) { return T(-0.0); });
+        if (forced) add_guo_source<L>(f, e, u, force, force_weight, force_weight, [](int) { return T(-0.0); });
         return w;
     }
 };

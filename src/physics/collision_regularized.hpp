@@ -134,7 +134,7 @@ struct Regularized {
         BARRACUDA_UNROLL
         for (int a = 0; a < 3; ++a) j[a] *= keep * inv_cs2;
         // w_i c_i.j^neq is odd; unfused: one way to fuse the sum (common/hd.hpp).
-        add_guo_source<L>(f, e, u, force, force_weight,
+        add_guo_source<L>(f, e, u, force, force_weight, force_weight,
                           [&](int i) { return unfused_product(T(L::w(i)), lattice::c_dot_unfused<L>(i, j)); });
     }
 };

@@ -77,23 +77,9 @@ struct Trt {
                 }
             }
         }
-        if (forced) {  // behind one test, not one per population (collision_bgk.hpp)
-            // The source's even part relaxes with omega+, its odd part with omega-.
-            const T uf = velocity_dot_force(u, force);
-            BARRACUDA_UNROLL
-            for (int i = 0; i < L::Q; ++i) {
-                const int o = L::opposite(i);
-                if (o < i) continue;
-                const T even = guo_pair<L>(i, e, force, uf, wp).even;
-                if (o == i) {
-                    out[i] += even;
-                } else {
-                    const T odd = guo_pair<L>(i, e, force, uf, wm).odd;
-                    out[i] += even + odd;
-                    out[o] += even - odd;
-                }
-            }
-        }
+        // The source's even part relaxes with omega+, its odd part with omega-; behind one
+        // test, not one per population (collision_bgk.hpp).
+        if (forced) add_guo_source<L>(out, e, u, force, wp, wm, [](int) { return T(-0.0); });
         BARRACUDA_UNROLL
         for (int i = 0; i < L::Q; ++i) f[i] = out[i];
         return omega_p;

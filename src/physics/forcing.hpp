@@ -57,24 +57,26 @@ BARRACUDA_HD_HOT EquilibriumPair<T> guo_pair(int i, const EquilibriumCell<T>& e,
     return {unfused_product(s, t * cf - uf), unfused_product(s, cf)};
 }
 
-/// f_i += scale F~_i for every population, a pair at a time (guo_pair), with
-/// odd_extra(i) added to the pair's odd part: the regularized collision's relaxed
-/// w_i c_i.j^neq, or -0 for nothing (folded away).
+/// f_i += F~_i for every population, a pair at a time (guo_pair): the pair's even part
+/// times even_scale, its odd part times odd_scale (TRT relaxes them with omega+ and
+/// omega-; BGK and the regularized collision pass one scale twice, and the two pairs
+/// computed are then one), with odd_extra(i) added to the odd part: the regularized
+/// collision's relaxed w_i c_i.j^neq, or -0 for nothing (folded away).
 template <class L, class T, class Extra>
-BARRACUDA_HD_HOT void add_guo_source(T (&f)[L::Q], const EquilibriumCell<T>& e, const T (&u)[3], const T (&force)[3], T scale,
-                                     Extra odd_extra) {
+BARRACUDA_HD_HOT void add_guo_source(T (&f)[L::Q], const EquilibriumCell<T>& e, const T (&u)[3], const T (&force)[3],
+                                     T even_scale, T odd_scale, Extra odd_extra) {
     const T uf = velocity_dot_force(u, force);
     BARRACUDA_UNROLL
     for (int i = 0; i < L::Q; ++i) {
         const int o = L::opposite(i);
         if (o < i) continue;
-        const EquilibriumPair<T> g = guo_pair<L>(i, e, force, uf, scale);
+        const T even = guo_pair<L>(i, e, force, uf, even_scale).even;
         if (o == i) {
-            f[i] += g.even;
+            f[i] += even;
         } else {
-            const T odd = g.odd + odd_extra(i);
-            f[i] += g.even + odd;
-            f[o] += g.even - odd;
+            const T odd = guo_pair<L>(i, e, force, uf, odd_scale).odd + odd_extra(i);
+            f[i] += even + odd;
+            f[o] += even - odd;
         }
     }
 }
