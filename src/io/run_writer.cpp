@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstring>
+#include <exception>
 #include <fstream>
 #include <functional>
 #include <memory>
@@ -135,7 +136,7 @@ RunWriter::~RunWriter() {
 
 void RunWriter::write(std::int64_t step, const std::vector<double>& rho, const std::vector<double>& u,
                       const std::vector<double>& temperature) {
-    settle();  // the instant before: one in flight at a time, so one set of fields in memory
+    settle_instant();  // the instant before: one in flight at a time, so one set of fields in memory
     if (step == last_step_) return;  // the final state can coincide with an output interval
     last_step_ = step;
     write_permeability(step, u);
@@ -205,8 +206,22 @@ void RunWriter::write_behind(std::int64_t step, FieldSet fields) {
     }
 }
 
-void RunWriter::settle() {
+void RunWriter::settle_instant() {
     if (behind_.valid()) behind_.get();  // rethrows the write's error (OutputError), here on the run's thread
+}
+
+void RunWriter::settle() {
+    // Both waited for before either error is thrown: no write left running behind a throw.
+    std::exception_ptr error;
+    for (auto* f : {&behind_, &mean_behind_}) {
+        if (!f->valid()) continue;
+        try {
+            f->get();
+        } catch (...) {
+            if (!error) error = std::current_exception();
+        }
+    }
+    if (error) std::rethrow_exception(error);
 }
 
 std::string RunWriter::write_dataset(const std::string& stem, const FieldSet& fields) {
@@ -416,10 +431,22 @@ void RunWriter::write_mean(const sim::MeanFields& mean) {
     }
     in_output_units(f);
     f.node_kind = kinds_;
-    const std::string name = write_dataset("mean", f);
-    if (lead_) files_.push_back(dir_.path / name);
+    if (sub_.decomposed()) {  // the pieces and the .pvti gather over MPI: on the run's thread
+        const std::string name = write_dataset("mean", f);
+        if (lead_) files_.push_back(dir_.path / name);
+    } else {
+        files_.push_back(dir_.path / "mean.vti");
+    }
     if (lead_ && !mean.flows.empty()) write_heat_balance(mean);
     if (spec_.average.section_axis >= 0) write_section(mean, f);
+    if (sub_.decomposed()) return;
+    auto set = std::make_shared<FieldSet>(std::move(f));
+    auto task = [this, set] { write_dataset("mean", *set); };
+    try {
+        mean_behind_ = std::async(std::launch::async, task);
+    } catch (const std::system_error&) {  // no thread to be had: written here
+        task();
+    }
 }
 
 // heat_balance.csv: the mean heat entering through each face and obstacle over the

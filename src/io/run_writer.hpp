@@ -94,12 +94,16 @@ private:
     /// One rank's instant: its VTI, the .pvd that lists it and its PNG written on a thread
     /// of their own while the run goes on (seed 004's room on the H200: six instants of
     /// 86 MB cost 1.1-1.4 s of an 18.5-18.8 s run, in which the GPU waited). One instant in flight:
-    /// the next write(), write_mean(), flush() and the destructor wait for it (settle), and
-    /// its error is thrown there. Several ranks write as before (their pieces and the
-    /// .pvti gather over MPI on the run's thread).
+    /// the next write() waits for it (settle_instant), flush() and the destructor for it
+    /// and the means' VTI (settle), and its error is thrown there. Several ranks write as
+    /// before (their pieces and the .pvti gather over MPI on the run's thread).
     void write_behind(std::int64_t step, FieldSet fields);
+    void settle_instant();
     void settle();
     std::future<void> behind_;
+    /// One rank's mean.vti, written beside the run's last instant (a window that closes at
+    /// the run's end, as seed 004's: 100 MB, written while the last fields come down).
+    std::future<void> mean_behind_;
     sim::CaseSpec spec_;
     parallel::Subdomain sub_;
     bool lead_ = true;  // rank 0

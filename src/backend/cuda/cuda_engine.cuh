@@ -618,17 +618,15 @@ public:
     void scalar_field(std::vector<double>& theta) override {
         theta.clear();
         if constexpr (coupled) {
-            DeviceArray<T> d(cells_);
             std::vector<T> h(cells_);
-            download_fields(nullptr, nullptr, h.data(), d.get());
+            download_fields(nullptr, nullptr, h.data(), scratch(std::size_t(cells_)));
             theta.assign(h.begin(), h.end());
         }
     }
 
     void fields(std::vector<double>& rho, std::vector<double>& u) override {
-        DeviceArray<T> d(4 * std::size_t(cells_));
         std::vector<T> hr(cells_), hu(3 * cells_);
-        download_fields(hr.data(), hu.data(), nullptr, d.get());
+        download_fields(hr.data(), hu.data(), nullptr, scratch(4 * std::size_t(cells_)));
         rho.assign(hr.begin(), hr.end());
         u.assign(hu.begin(), hu.end());
     }
@@ -640,8 +638,13 @@ public:
         // time, 3 values a cell at most): a fetch is then one kernel and one device-to-host
         // copy, without cudaMalloc (docs/python.md).
         const std::size_t need = std::size_t(cells_) * ((rho ? 1 : 0) + (u ? 3 : 0) + (theta ? 1 : 0));
+        download_fields(static_cast<T*>(rho), static_cast<T*>(u), static_cast<T*>(theta), scratch(need));
+    }
+    /// field_scratch_ with at least `need` values, kept for the next call: a run's outputs
+    /// and a Python fetch without a cudaMalloc and a cudaFree (which waits for the device) each.
+    T* scratch(std::size_t need) {
         if (field_scratch_.size() < need) field_scratch_ = DeviceArray<T>(need);
-        download_fields(static_cast<T*>(rho), static_cast<T*>(u), static_cast<T*>(theta), field_scratch_.get());
+        return field_scratch_.get();
     }
 
     std::vector<double> sample(const std::vector<std::int64_t>& cells) override {
@@ -1541,7 +1544,7 @@ private:
     DeviceArray<std::int64_t> sample_at_;
     DeviceArray<double> sample_out_;
     DeviceArray<double> flow_sums_;  // scalar_flows()'s sums
-    DeviceArray<T> field_scratch_;  // fields_native()'s, kept between calls
+    DeviceArray<T> field_scratch_;  // the fields' downloads, kept between calls (scratch())
     DeviceArray<kernel::Partial> partials_;
     DeviceArray<double> face_values_[6];             // boundary::Parameters::values
     DeviceArray<double> scalar_face_values_[6];      // boundary::ScalarFaces::values
