@@ -527,8 +527,7 @@ check_interval = 10
 TEST(BinaryShanChen, OutputCheckLeavesSolidNodesOut) {
     struct Count final : sim::OutputSink {
         int writes = 0;
-        void write(std::int64_t, const std::vector<double>&, const std::vector<double>&,
-                   const std::vector<double>& b) override {
+        void write(std::int64_t, std::vector<double>, std::vector<double>, std::vector<double> b) override {
             ++writes;
             EXPECT_FALSE(b.empty());
         }

@@ -57,7 +57,7 @@ check_interval = 25
 struct Capture final : sim::OutputSink {
     std::vector<std::pair<std::int64_t, std::vector<double>>> probes;
     std::optional<sim::MeanFields> mean;
-    void write(std::int64_t, const std::vector<double>&, const std::vector<double>&, const std::vector<double>&) override {}
+    void write(std::int64_t, std::vector<double>, std::vector<double>, std::vector<double>) override {}
     void write_probes(std::int64_t step, const std::vector<double>& values) override { probes.emplace_back(step, values); }
     void write_mean(const sim::MeanFields& m) override { mean = m; }
 };

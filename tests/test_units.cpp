@@ -118,8 +118,7 @@ period = 1.02
     ASSERT_EQ(spec.run.steps, 41);
     struct Steps final : sim::OutputSink {
         std::vector<std::int64_t> written;
-        void write(std::int64_t step, const std::vector<double>&, const std::vector<double>&,
-                   const std::vector<double>&) override {
+        void write(std::int64_t step, std::vector<double>, std::vector<double>, std::vector<double>) override {
             written.push_back(step);
         }
     } sink;

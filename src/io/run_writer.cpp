@@ -134,8 +134,8 @@ RunWriter::~RunWriter() {
     }
 }
 
-void RunWriter::write(std::int64_t step, const std::vector<double>& rho, const std::vector<double>& u,
-                      const std::vector<double>& temperature) {
+void RunWriter::write(std::int64_t step, std::vector<double> rho, std::vector<double> u,
+                      std::vector<double> temperature) {
     settle_instant();  // the instant before: one in flight at a time, so one set of fields in memory
     if (step == last_step_) return;  // the final state can coincide with an output interval
     last_step_ = step;
@@ -145,18 +145,17 @@ void RunWriter::write(std::int64_t step, const std::vector<double>& rho, const s
     FieldSet fields;
     fields.size = sub_.owned_size;
     fields.offset = sub_.owned_origin;
-    if (o.density) fields.density = rho;
-    if (o.velocity || o.png) fields.velocity = u;
+    if (o.density) fields.density = std::move(rho);
+    if (o.velocity || o.png) fields.velocity = std::move(u);
     // The second distribution's field: a binary case's rho_B or phi (with the densities), else the temperature.
     if (spec_.multiphase.binary) {
-        if (o.density) fields.density_b = temperature;
+        if (o.density) fields.density_b = std::move(temperature);
     } else if (o.temperature) {
-        fields.temperature = temperature;
+        fields.temperature = std::move(temperature);
     }
-    in_output_units(fields);
     fields.node_kind = kinds_;  // also tells the PNG which nodes are solid
-
-    if (!sub_.decomposed()) return write_behind(step, std::move(fields));
+    if (!sub_.decomposed()) return write_behind(step, std::move(fields));  // in output units there
+    in_output_units(fields);
     if (o.vti) {
         const std::string name = write_dataset(instant_name("fields", step), vti_fields(fields));
         files_.push_back(dir_.path / name);
@@ -195,6 +194,7 @@ void RunWriter::write_behind(std::int64_t step, FieldSet fields) {
     // lists a file not yet complete), then the PNG; each written atomically as before.
     auto instant = std::make_shared<FieldSet>(std::move(fields));
     auto task = [this, step, o, png, slice = slice_of(step), instant] {
+        in_output_units(*instant);
         if (o.vti)  // the PNG keeps its velocity and node kinds
             series_.add(double(step), write_dataset(instant_name("fields", step), vti_fields(*instant)));
         if (o.png) write_png_slice(png, *instant, slice);

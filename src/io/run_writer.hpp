@@ -48,8 +48,8 @@ public:
     RunWriter(const sim::CaseSpec& spec, OutputDirectory directory, const parallel::Subdomain* sub, std::int64_t step);
     /// Writes force samples still held back (a run ended by an exception); errors are dropped here.
     ~RunWriter() override;
-    void write(std::int64_t step, const std::vector<double>& rho, const std::vector<double>& u,
-               const std::vector<double>& temperature) override;
+    void write(std::int64_t step, std::vector<double> rho, std::vector<double> u,
+               std::vector<double> temperature) override;
     /// Adds a row to forces.csv: step, time, then per obstacle Fx, Fy, Fz, C_d, C_l.
     /// The file is rewritten atomically at the first row, then at most every
     /// `csv_rewrite_seconds` and at flush(), so that a long run with a short
@@ -91,8 +91,8 @@ private:
     static std::string instant_name(const char* kind, std::int64_t step);
     /// The fields a VTI holds: the velocity and node kinds only where the output asks for them.
     FieldSet vti_fields(const FieldSet& fields) const;
-    /// One rank's instant: its VTI, the .pvd that lists it and its PNG written on a thread
-    /// of their own while the run goes on (seed 004's room on the H200: six instants of
+    /// One rank's instant (`fields` in lattice units, put in output units there): its VTI,
+    /// the .pvd that lists it and its PNG written on a thread of their own while the run goes on (seed 004's room on the H200: six instants of
     /// 86 MB cost 1.1-1.4 s of an 18.5-18.8 s run, in which the GPU waited). One instant in flight:
     /// the next write() waits for it (settle_instant), flush() and the destructor for it
     /// and the means' VTI (settle), and its error is thrown there. Several ranks write as

@@ -156,9 +156,9 @@ private:
 class SessionSink : public sim::OutputSink {
 public:
     SessionSink(sim::OutputSink& inner, Session& session) : inner_(inner), session_(session) {}
-    void write(std::int64_t step, const std::vector<double>& rho, const std::vector<double>& u,
-               const std::vector<double>& temperature) override {
-        inner_.write(step, rho, u, temperature);
+    void write(std::int64_t step, std::vector<double> rho, std::vector<double> u,
+               std::vector<double> temperature) override {
+        inner_.write(step, std::move(rho), std::move(u), std::move(temperature));
     }
     void write_forces(std::int64_t step, const std::vector<std::array<double, 3>>& forces) override {
         inner_.write_forces(step, forces);

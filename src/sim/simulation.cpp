@@ -1034,7 +1034,7 @@ RunResult Simulation::run(OutputSink* sink, const std::function<void(const Progr
                      ": its fields leave the stability watch's range. The last good output is kept; lower the "
                      "velocity, raise tau (viscosity) or refine the grid.");
         }
-        times(PhaseTimes::Output, [&] { sink->write(step, rho, u, temperature); });
+        times(PhaseTimes::Output, [&] { sink->write(step, std::move(rho), std::move(u), std::move(temperature)); });
         release_samples();  // the state at this step passed the same test as a check
     };
     // Forces on the named obstacles (forces.csv) every force_every steps and at the end.

@@ -61,9 +61,10 @@ class OutputSink {
 public:
     virtual ~OutputSink() = default;
     /// rho and u over the owned cells of the run's subdomain (the whole box on one rank),
-    /// and the temperature of a [thermal] case (empty otherwise).
-    virtual void write(std::int64_t step, const std::vector<double>& rho, const std::vector<double>& u,
-                       const std::vector<double>& temperature) = 0;
+    /// and the temperature of a [thermal] case (empty otherwise); the sink's to keep (a
+    /// writer moves them into the instant it writes behind the run, no copy).
+    virtual void write(std::int64_t step, std::vector<double> rho, std::vector<double> u,
+                       std::vector<double> temperature) = 0;
     /// The forces on the obstacles named in forces.obstacles (in that order) after `step`.
     virtual void write_forces(std::int64_t /*step*/, const std::vector<std::array<double, 3>>& /*forces*/) {}
     /// The probes' values after `step` ([probes]; sim::Probes::sample: rho, ux, uy, uz,

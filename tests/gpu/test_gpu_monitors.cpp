@@ -56,7 +56,7 @@ check_interval = 40
 struct Capture final : sim::OutputSink {
     std::vector<std::vector<double>> probes;
     std::optional<sim::MeanFields> mean;
-    void write(std::int64_t, const std::vector<double>&, const std::vector<double>&, const std::vector<double>&) override {}
+    void write(std::int64_t, std::vector<double>, std::vector<double>, std::vector<double>) override {}
     void write_probes(std::int64_t, const std::vector<double>& v) override { probes.push_back(v); }
     void write_mean(const sim::MeanFields& m) override { mean = m; }
 };

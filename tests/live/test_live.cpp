@@ -241,8 +241,7 @@ TEST(LiveSession, RefusesBadRequestsAndSteersBetweenChunks) {
 // A sink that counts what the run hands it.
 struct Counting : sim::OutputSink {
     std::vector<std::int64_t> written;
-    void write(std::int64_t step, const std::vector<double>&, const std::vector<double>&,
-               const std::vector<double>&) override {
+    void write(std::int64_t step, std::vector<double>, std::vector<double>, std::vector<double>) override {
         written.push_back(step);
     }
 };
