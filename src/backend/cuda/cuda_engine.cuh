@@ -620,23 +620,15 @@ public:
         if constexpr (coupled) {
             std::vector<T> h(cells_);
             download_fields(nullptr, nullptr, h.data(), scratch(std::size_t(cells_)));
-            widen(h, theta);
+            theta.assign(h.begin(), h.end());
         }
     }
 
     void fields(std::vector<double>& rho, std::vector<double>& u) override {
         std::vector<T> hr(cells_), hu(3 * cells_);
         download_fields(hr.data(), hu.data(), nullptr, scratch(4 * std::size_t(cells_)));
-        widen(hr, rho);
-        widen(hu, u);
-    }
-    /// out = in as doubles, over the host's threads (a run's output: 7 M values a field set
-    /// of seed 004's room, on the run's thread while the GPU waits).
-    static void widen(const std::vector<T>& in, std::vector<double>& out) {
-        out.resize(in.size());
-        const auto n = std::int64_t(in.size());
-#pragma omp parallel for schedule(static)
-        for (std::int64_t c = 0; c < n; ++c) out[std::size_t(c)] = double(in[std::size_t(c)]);
+        rho.assign(hr.begin(), hr.end());
+        u.assign(hu.begin(), hu.end());
     }
 
     int native_bytes() const override { return int(sizeof(T)); }
