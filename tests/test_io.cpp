@@ -6,6 +6,7 @@
 #include <unistd.h>
 #include <zlib.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
@@ -23,6 +24,7 @@
 #include "io/case_file.hpp"
 #include "io/run_writer.hpp"
 #include "io/vtk.hpp"
+#include "sim/monitors.hpp"
 
 namespace fs = std::filesystem;
 using namespace barracuda;
@@ -407,6 +409,47 @@ TEST(IoRunWriter, InstantsWrittenBehindArriveWholeAndTheirErrorsAreThrown) {
     try {
         writer.flush();
         ADD_FAILURE() << "a failed write was lost";
+    } catch (const OutputError& e) {
+        EXPECT_NE(std::string(e.what()).find("gone"), std::string::npos) << e.what();
+    }
+}
+
+// The means' VTI is written on a thread of its own beside the run's last instant (seed
+// 004's window closes at the run's end): after flush() mean.vti holds the means handed
+// over and the instant is there too; a failed mean write is thrown by flush(), not lost.
+TEST(IoRunWriter, MeansWrittenBehindArriveWholeAndTheirErrorsAreThrown) {
+    TempDir dir;
+    const auto spec = io::parse_case_string("[model]\nlattice = \"D3Q19\"\ntau = 0.8\n[domain]\nsize = [4, 3, 2]\n[output]\nformats = [\"vti\"]\n");
+    const std::size_t cells = 24;
+    std::vector<double> rho(cells), u(3 * cells, 0.0);
+    for (std::size_t c = 0; c < cells; ++c) rho[c] = 1.0 + 1e-3 * double(c), u[3 * c] = 0.01 * double(c);
+    sim::MeanFields mean;
+    mean.from = 10, mean.to = 20, mean.samples = 11;
+    mean.rho = rho, mean.u = u, mean.fluctuation.assign(cells, 0.5);
+    mean.rho[7] = 3;
+    {
+        io::RunWriter writer(spec, io::claim_output_directory(dir / "out"));
+        writer.write_mean(mean);
+        mean.rho[7] = 4;  // the caller's means are its own again once write_mean() returns
+        writer.write(20, rho, u, {});  // the run's last instant, written beside the means
+        writer.flush();
+        for (const char* name : {"mean.vti", "fields_00000020.vti", "fields.pvd"})
+            EXPECT_TRUE(fs::is_regular_file(dir / "out" / name)) << name;
+        const std::string bytes = decode_raw(parse_vti(dir / "out" / "mean.vti"), "density");
+        ASSERT_EQ(bytes.size(), cells * sizeof(double));
+        double at7 = 0;
+        std::memcpy(&at7, bytes.data() + 7 * sizeof(double), sizeof(double));
+        EXPECT_EQ(at7, 3.0);
+        const auto& files = writer.files();
+        EXPECT_NE(std::find(files.begin(), files.end(), dir / "out" / "mean.vti"), files.end());
+        EXPECT_FALSE(contains_tmp(dir / "out"));
+    }
+    io::RunWriter writer(spec, io::claim_output_directory(dir / "gone"));
+    fs::remove_all(dir / "gone");  // the directory vanishes under the run
+    EXPECT_NO_THROW(writer.write_mean(mean));
+    try {
+        writer.flush();
+        ADD_FAILURE() << "a failed mean write was lost";
     } catch (const OutputError& e) {
         EXPECT_NE(std::string(e.what()).find("gone"), std::string::npos) << e.what();
     }
