@@ -369,16 +369,30 @@ TEST(IoPvd, ListsEntriesInOrderAndRewritesOnEachAdd) {
     EXPECT_FALSE(contains_tmp(dir.path()));
 }
 
+// The RunWriter tests' box: 4 x 3 x 2 cells of D3Q19 with `formats`, and fields whose
+// density and x velocity grow with the cell index.
+struct WriterBox {
+    static constexpr std::size_t cells = 24;
+    sim::CaseSpec spec;
+    std::vector<double> rho = std::vector<double>(cells), u = std::vector<double>(3 * cells, 0.0);
+    explicit WriterBox(const std::string& formats)
+        : spec(io::parse_case_string("[model]\nlattice = \"D3Q19\"\ntau = 0.8\n[domain]\nsize = [4, 3, 2]\n[output]\nformats = " +
+                                     formats + "\n")) {
+        for (std::size_t c = 0; c < cells; ++c) rho[c] = 1.0 + 1e-3 * double(c), u[3 * c] = 0.01 * double(c);
+    }
+};
+
 // A run's instants (io::RunWriter) are written on a thread of their own, one at a time:
 // after flush() the VTI holds the fields handed over, the series lists it and the PNG is
 // there, each written whole; a write that fails is not lost but thrown by the next
 // write() or flush(), on the run's thread.
 TEST(IoRunWriter, InstantsWrittenBehindArriveWholeAndTheirErrorsAreThrown) {
     TempDir dir;
-    const auto spec = io::parse_case_string("[model]\nlattice = \"D3Q19\"\ntau = 0.8\n[domain]\nsize = [4, 3, 2]\n[output]\nformats = [\"vti\", \"png\"]\n");
-    const std::size_t cells = 24;
-    std::vector<double> rho(cells), u(3 * cells, 0.0);
-    for (std::size_t c = 0; c < cells; ++c) rho[c] = 1.0 + 1e-3 * double(c), u[3 * c] = 0.01 * double(c);
+    WriterBox box("[\"vti\", \"png\"]");
+    const auto& spec = box.spec;
+    const std::size_t cells = WriterBox::cells;
+    auto& rho = box.rho;
+    const auto& u = box.u;
     {
         io::RunWriter writer(spec, io::claim_output_directory(dir / "out"));
         writer.write(0, rho, u, {});
@@ -419,10 +433,10 @@ TEST(IoRunWriter, InstantsWrittenBehindArriveWholeAndTheirErrorsAreThrown) {
 // over and the instant is there too; a failed mean write is thrown by flush(), not lost.
 TEST(IoRunWriter, MeansWrittenBehindArriveWholeAndTheirErrorsAreThrown) {
     TempDir dir;
-    const auto spec = io::parse_case_string("[model]\nlattice = \"D3Q19\"\ntau = 0.8\n[domain]\nsize = [4, 3, 2]\n[output]\nformats = [\"vti\"]\n");
-    const std::size_t cells = 24;
-    std::vector<double> rho(cells), u(3 * cells, 0.0);
-    for (std::size_t c = 0; c < cells; ++c) rho[c] = 1.0 + 1e-3 * double(c), u[3 * c] = 0.01 * double(c);
+    const WriterBox box("[\"vti\"]");
+    const auto& spec = box.spec;
+    const std::size_t cells = WriterBox::cells;
+    const auto &rho = box.rho, &u = box.u;
     sim::MeanFields mean;
     mean.from = 10, mean.to = 20, mean.samples = 11;
     mean.rho = rho, mean.u = u, mean.fluctuation.assign(cells, 0.5);
