@@ -199,8 +199,12 @@ void RunWriter::write_behind(std::int64_t step, FieldSet fields) {
             series_.add(double(step), write_dataset(instant_name("fields", step), vti_fields(*instant)));
         if (o.png) write_png_slice(png, *instant, slice);
     };
+    launch_behind(behind_, task);
+}
+
+void RunWriter::launch_behind(std::future<void>& slot, const std::function<void()>& task) {
     try {
-        behind_ = std::async(std::launch::async, task);
+        slot = std::async(std::launch::async, task);
     } catch (const std::system_error&) {  // no thread to be had: written here, as on several ranks
         task();
     }
@@ -431,22 +435,17 @@ void RunWriter::write_mean(const sim::MeanFields& mean) {
     }
     in_output_units(f);
     f.node_kind = kinds_;
+    // Read, not changed, from here on: by the VTI's thread and by the section below.
+    const auto set = std::make_shared<const FieldSet>(std::move(f));
     if (sub_.decomposed()) {  // the pieces and the .pvti gather over MPI: on the run's thread
-        const std::string name = write_dataset("mean", f);
+        const std::string name = write_dataset("mean", *set);
         if (lead_) files_.push_back(dir_.path / name);
     } else {
         files_.push_back(dir_.path / "mean.vti");
+        launch_behind(mean_behind_, [this, set] { write_dataset("mean", *set); });
     }
     if (lead_ && !mean.flows.empty()) write_heat_balance(mean);
-    if (spec_.average.section_axis >= 0) write_section(mean, f);
-    if (sub_.decomposed()) return;
-    auto set = std::make_shared<FieldSet>(std::move(f));
-    auto task = [this, set] { write_dataset("mean", *set); };
-    try {
-        mean_behind_ = std::async(std::launch::async, task);
-    } catch (const std::system_error&) {  // no thread to be had: written here
-        task();
-    }
+    if (spec_.average.section_axis >= 0) write_section(mean, *set);
 }
 
 // heat_balance.csv: the mean heat entering through each face and obstacle over the

@@ -5,6 +5,7 @@
 #include <array>
 #include <chrono>
 #include <filesystem>
+#include <functional>
 #include <future>
 #include <string>
 #include <memory>
@@ -98,6 +99,8 @@ private:
     /// and the means' VTI (settle), and its error is thrown there. Several ranks write as
     /// before (their pieces and the .pvti gather over MPI on the run's thread).
     void write_behind(std::int64_t step, FieldSet fields);
+    /// `task` on a thread of its own, its future in `slot`; here where no thread is to be had.
+    void launch_behind(std::future<void>& slot, const std::function<void()>& task);
     void settle_instant();
     void settle();
     std::future<void> behind_;
