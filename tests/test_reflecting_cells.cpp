@@ -18,7 +18,9 @@
 #include "io/case_file.hpp"
 #include "kernel/node_class.hpp"
 #include "kernel/reflecting_cells.hpp"
+#include "storage/tiles.hpp"
 #include "sim/simulation.hpp"
+#include "sparse_cases.hpp"
 #include "support.hpp"
 
 namespace barracuda {
@@ -180,6 +182,98 @@ TEST(ReflectingCells, OpenFaceNodesWithATemperatureUpdateAsTheGeneralPath) {
             EXPECT_GT(open, 100u);  // of the 2 x 96 face nodes: the records this test is about
             expect_same(s, 9);
         }
+}
+
+
+/// The records a GPU engine drops for the Plain flag (kernel/links.hpp): is_plain must
+/// accept exactly those whose every link, by the general path's classification
+/// (link_source), streams or comes from a resting solid node. The GPU then makes the
+/// record from the neighbours' classes (plain_links, through the bulk path's cursor), so
+/// a wrong acceptance would change its update where the CPU's stays (the GPU tests
+/// compare the two). Returns the counts of plain and other records.
+template <class L, class Ls, class Layout>
+std::pair<std::size_t, std::size_t> plain_records(const backend::EngineSetup& s) {
+    const auto classes = kernel::node_classes<L, Layout>(s);
+    std::vector<kernel::ReflectingCell> reflecting;
+    std::vector<storage::index_t> general;
+    kernel::split_boundary_cells<L, Ls, Layout>(s.grid, s.faces, classes, reflecting, general);
+    const auto layout = storage::layout_of<Layout>(s.grid);
+    std::size_t plain = 0, other = 0;
+    for (const auto& r : reflecting) {
+        int pos[3];
+        layout.position(r.cell, pos);
+        bool expected = r.mover < 0 && Ls::Q == 0;
+        std::uint32_t solid = 0;
+        for (int i = 0; i < L::Q; ++i) {
+            const kernel::LinkSource link = kernel::link_source<L>(layout, s.faces, classes.data(), pos, i);
+            if (link.kind == kernel::LinkKind::Wall || link.kind == kernel::LinkKind::Open) expected = false;
+            if (link.kind == kernel::LinkKind::SolidNode) {
+                solid |= 1u << i;
+                if (kernel::moving_obstacle_of(classes[std::size_t(link.from)])) expected = false;
+            }
+        }
+        if (expected) EXPECT_EQ(r.reflect, solid);
+        const bool accepted = kernel::is_plain<L>(layout, classes.data(), r);
+        EXPECT_EQ(accepted, expected) << "cell at " << pos[0] << " " << pos[1] << " " << pos[2];
+        ++(accepted ? plain : other);
+    }
+    return {plain, other};
+}
+
+/// The setup of the tiles a sparse engine steps (backend/tiled_engine.cpp): the box's
+/// tiles with a non-solid node, its cells' node kinds (solid where no node of the box is).
+backend::EngineSetup tiled(const backend::EngineSetup& box, storage::TileTables& tables) {
+    tables = storage::TileTables::build(box.grid.n, box.grid.periodic, [&](storage::index_t c) {
+        return box.node_kind[std::size_t(c)] != boundary::Solid;
+    });
+    backend::EngineSetup s = box;
+    s.storage = storage::Storage::Sparse;
+    s.grid.tiles = &tables;
+    s.node_kind.assign(std::size_t(s.grid.cells()), boundary::Solid);
+    for (int z = 0; z < box.grid.n[2]; ++z)
+        for (int y = 0; y < box.grid.n[1]; ++y)
+            for (int x = 0; x < box.grid.n[0]; ++x)
+                if (s.grid.holds(x, y, z))
+                    s.node_kind[std::size_t(s.grid.index(x, y, z))] = box.node_kind[std::size_t(box.grid.index(x, y, z))];
+    return s;
+}
+
+TEST(ReflectingCells, PlainCellsAreThoseBesideRestingSolidsAlone) {
+    // The channels: the resting block's surface is plain; walls, the lid, the faces and the
+    // moving plate's neighbours are not.
+    const auto c2 = sim::engine_setup(io::parse_case_string(channel(false)));
+    const auto [p2, o2] = plain_records<lattice::D2Q9, lattice::NoScalar, storage::DenseBox>(c2);
+    const auto c3 = sim::engine_setup(io::parse_case_string(channel(true)));
+    const auto [p3, o3] = plain_records<lattice::D3Q19, lattice::NoScalar, storage::DenseBox>(c3);
+    const auto c13 = sim::engine_setup(io::parse_case_string(channel(true), {"model.lattice=\"D3Q13\"", "model.collision=\"mrt\""}));
+    const auto [p13, o13] = plain_records<lattice::D3Q13, lattice::NoScalar, storage::SublatticeBox>(c13);
+    EXPECT_GT(p2, 5u);
+    EXPECT_GT(o2, 40u);
+    EXPECT_GT(p3, 30u);
+    EXPECT_GT(o3, 400u);
+    EXPECT_GT(p13, 10u);
+    EXPECT_GT(o13, 150u);
+    // Sparse storage: a periodic porous box whose sizes are no multiples of 4 (the cursor
+    // reads the tile map) and a duct with walls, open faces and a moving box (the
+    // neighbour-tile table). Every record of the porous box is plain.
+    storage::TileTables porous_tiles, duct_tiles;
+    const auto porous = tiled(sim::engine_setup(io::parse_case_string(test::porous_case("lattice = \"D3Q19\"", 1))),
+                              porous_tiles);
+    ASSERT_TRUE(porous_tiles.near.empty());  // 26 x 22 x 18, periodic: no neighbour-tile table
+    const auto [pp, op] = plain_records<lattice::D3Q19, lattice::NoScalar, storage::TiledBox>(porous);
+    EXPECT_GT(pp, 1000u);
+    EXPECT_EQ(op, 0u);
+    const auto duct = tiled(sim::engine_setup(io::parse_case_string(test::duct_case("lattice = \"D3Q27\"", 1))),
+                            duct_tiles);
+    ASSERT_FALSE(duct_tiles.near.empty());
+    const auto [pd, od] = plain_records<lattice::D3Q27, lattice::NoScalar, storage::TiledBox>(duct);
+    EXPECT_GT(pd, 50u);
+    EXPECT_GT(od, 500u);
+    // With a coupled scalar no record is plain (its links to solids have rows of their own).
+    const auto room = sim::engine_setup(io::parse_case_string(test::small_room));
+    const auto [pr, orr] = plain_records<lattice::D3Q19, lattice::D3Q7, storage::DenseBox>(room);
+    EXPECT_EQ(pr, 0u);
+    EXPECT_GT(orr, 100u);
 }
 
 }  // namespace

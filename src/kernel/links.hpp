@@ -24,6 +24,13 @@ enum NodeClass : std::uint8_t {
     // needs: they are updated first, apart from the rest, so that the exchange
     // overlaps the update of the interior. The sweeps over Bulk/Boundary skip them.
     Border = 4,
+    // Added to Boundary, by the GPU engine, on the cells whose every link streams or
+    // bounces back from a resting solid node (an obstacle's surface, a porous medium's
+    // pores, away from the box's faces): their kernels find those links from the
+    // neighbours' classes (plain_links) instead of keeping a record of 24 B a cell
+    // (reflecting_cells.hpp), which was 4 B a fluid node of a porous box (issue 22).
+    // path_of keeps such a cell Boundary; bits 3-5 name moving obstacles on solids only.
+    Plain = 8,
 };
 
 /// Bulk or Boundary, with the Border flag removed (and Solid for every solid).
@@ -34,6 +41,31 @@ BARRACUDA_HD std::uint8_t path_of(std::uint8_t node_class) { return node_class &
 constexpr std::uint8_t moving_solid(int m) { return std::uint8_t(Solid | (m << 3)); }
 static_assert(boundary::Parameters::max_moving_obstacles <= 7, "moving obstacle numbers take bits 3-5");
 BARRACUDA_HD int moving_obstacle_of(std::uint8_t node_class) { return node_class >> 3; }
+
+/// A cell's class, through the read-only cache on a GPU.
+BARRACUDA_HD std::uint8_t class_at(const std::uint8_t* node_class, storage::index_t cell) {
+#if defined(__CUDA_ARCH__)
+    return __ldg(node_class + cell);
+#else
+    return node_class[cell];
+#endif
+}
+
+/// The links of a cell away from the box's faces that arrive from solid nodes, bit i for
+/// c_i: its bulk-path neighbours (Layout::neighbour through the cell's cursor) tested for
+/// Solid. For a Plain cell these are the links that bounce back, every other streams.
+template <class L, class Layout>
+BARRACUDA_HD std::uint32_t plain_links(const std::uint8_t* node_class, const typename Layout::Cursor& s,
+                                       storage::index_t cell) {
+    std::uint32_t solid = 0;
+    BARRACUDA_UNROLL
+    for (int i = 0; i < L::Q; ++i) {
+        if (L::c(i, 0) == 0 && L::c(i, 1) == 0 && L::c(i, 2) == 0) continue;  // the rest population
+        const std::uint8_t k = class_at(node_class, Layout::template neighbour<L>(s, cell, i, -1));
+        solid |= std::uint32_t(path_of(k) == Solid) << i;
+    }
+    return solid;
+}
 
 enum class LinkKind : std::uint8_t { Streamed, SolidNode, Wall, Open };
 

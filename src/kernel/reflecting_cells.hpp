@@ -125,6 +125,21 @@ bool reflecting_cell(const Layout& layout, const boundary::Parameters& faces, co
     return true;
 }
 
+/// Whether a record may give way to the Plain flag (links.hpp): no mover (an open face's
+/// node has one), no scalar links, the cell off the faces of non-periodic axes (whose
+/// links would cross them), and its reflected links exactly those plain_links finds
+/// from the classes. Checked here, on the host, with the function the GPU's kernels
+/// run: the record the kernels make for the cell is then this one.
+template <class L, class Layout>
+bool is_plain(const Layout& layout, const std::uint8_t* node_class, const ReflectingCell& r) {
+    if (r.mover >= 0 || r.moved != 0 || r.scalar != 0) return false;
+    int pos[3];
+    layout.position(r.cell, pos);
+    for (int a = 0; a < L::D; ++a)
+        if (!layout.periodic[a] && (pos[a] == 0 || pos[a] == layout.n[a] - 1)) return false;
+    return plain_links<L, Layout>(node_class, layout.cursor(pos), r.cell) == r.reflect;
+}
+
 /// The cells of class Boundary (no Border flag) in index order, split into the
 /// reflecting ones' records and the others (the general path). In index order a
 /// warp's records are neighbours in memory (in sparse storage, cells of one tile:

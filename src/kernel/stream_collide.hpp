@@ -355,6 +355,7 @@ struct Observer {
 /// flow's half-force velocity; both are stored in the same pass.
 template <class L, class Eq, class Collision, class Store, class Ls = lattice::NoScalar>
 struct StreamCollide {
+    using Lattice = L;
     using T = typename Store::compute_type;
     using Layout = typename Gather<L, Eq, Store>::Layout;
     using Cursor = typename Layout::Cursor;
@@ -374,7 +375,7 @@ struct StreamCollide {
     Scalar scalar{};
 
     BARRACUDA_HD void operator()(index_t cell) const {
-        const std::uint8_t k = in.node_class[cell];
+        const std::uint8_t k = in.node_class[cell] & std::uint8_t(~Plain);  // Border cells are skipped
         if (k == Bulk) update_bulk(cell);
         else if (k == Boundary) update_boundary(cell);
     }
@@ -582,6 +583,17 @@ struct StreamCollide {
         if (in.faces.has_sponge) absorb(f, pos);
         const std::uint32_t word = put_reflecting(r, s, f);
         if constexpr (thermal) scalar.template put_reflecting<Layout>(cell, s, r.scalar, g, word);
+    }
+
+    /// Engines may flag such cells Plain (links.hpp) and keep no record: the GPU's
+    /// kernels then update them with update_reflecting_at of this one.
+    static constexpr bool plain_cells = !coupled && !interacting;
+
+    /// The record of a Plain cell (links.hpp) from its neighbours' classes: what
+    /// split_boundary_cells recorded for it (reflecting_cells.hpp's is_plain checks the
+    /// two agree before an engine drops the record), so the same update, bit for bit.
+    BARRACUDA_HD ReflectingCell plain_record(index_t cell, const Cursor& s) const {
+        return {cell, plain_links<L, Layout>(in.node_class, s, cell), 0u, 0u, -1};
     }
 
     /// Stores a reflecting cell's flow populations; returns the cell's rounding word, which

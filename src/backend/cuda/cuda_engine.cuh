@@ -35,7 +35,7 @@ constexpr int reduce_blocks = 1024;
 
 // The bulk kernel runs over every cell and updates the bulk ones, except in the
 // warps that hold reflecting cells' records (record_warp_kernel updates those
-// warps whole); the boundary kernel runs over the list of the others. Apart, neither has warps that wait
+// warps whole) or Plain cells (plain_warp_kernel); the boundary kernel runs over the list of the others. Apart, neither has warps that wait
 // on the other's much longer per-cell path.
 // The boundary kernel also takes a subdomain's border list (the owned cells next
 // to the ghost layers, bulk ones included): on a bulk cell its per-link tests find
@@ -54,14 +54,14 @@ constexpr int reduce_blocks = 1024;
 // warp through L1, twice the requests of a dense kernel (docs/performance.md).
 template <class K>
 __device__ __forceinline__ void bulk_block(const K& k, storage::index_t block, storage::index_t cells,
-                                           const std::uint32_t* record_warps) {
+                                           const std::uint32_t* skipped) {
     const storage::index_t cell = block * blockDim.x + threadIdx.x;
-    // A warp that holds records is record_warp_kernel's, its bulk cells included. The
-    // cell's class and the warp's bit are loaded before any test, side by side (tested one
-    // after the other, the second load would wait for the first).
+    // A warp with a bit in `skipped` is record_warp_kernel's or plain_warp_kernel's, its
+    // bulk cells included. The cell's class and the warp's bit are loaded before any test,
+    // side by side (tested one after the other, the second load would wait for the first).
     const storage::index_t warp = cell / 32;
     const std::uint8_t kind = cell < cells ? __ldg(k.in.node_class + cell) : std::uint8_t(kernel::Solid);
-    const std::uint32_t bits = record_warps ? __ldg(record_warps + warp / 32) : 0u;
+    const std::uint32_t bits = skipped ? __ldg(skipped + warp / 32) : 0u;
     const bool mine = kind == kernel::Bulk && !((bits >> (warp % 32)) & 1u);
     if constexpr (std::is_same_v<typename K::Layout, storage::TiledBox>) {
         static_assert(update_block_size % storage::TiledBox::tile_cells == 0, "a block holds whole tiles");
@@ -87,8 +87,8 @@ __device__ __forceinline__ void bulk_block(const K& k, storage::index_t block, s
 }
 template <class K>
 __global__ void __launch_bounds__(update_block_size)
-    bulk_kernel(const __grid_constant__ K k, storage::index_t cells, const std::uint32_t* record_warps) {
-    bulk_block(k, blockIdx.x, cells, record_warps);
+    bulk_kernel(const __grid_constant__ K k, storage::index_t cells, const std::uint32_t* skipped) {
+    bulk_block(k, blockIdx.x, cells, skipped);
 }
 
 // A warp's 32 cells of which some have records (kernel/reflecting_cells.hpp): lane j
@@ -100,40 +100,71 @@ struct RecordWarp {
     std::uint32_t lanes;
 };
 
-// The warps that hold reflecting cells' records, whole: the records' cells from their
-// records, the warp's bulk cells as records of streamed links only (the same update,
-// bit for bit), its other cells (general boundary, solid, a subdomain's border) left to
-// their kernels. A warp thus reads and writes 32 neighbouring cells, as the bulk
-// kernel's do: an inlet plane normal to x, updated from a list of its own cells, lies
-// one cell in every row and read 32 sectors for a warp's 32 values of a population
-// (H100, sphere duct: 2 kB of DRAM traffic a cell against 153 B in the bulk kernel;
-// docs/performance.md). Open: warps with open faces' records (their Zou-He, regularized
-// or equilibrium completion); the others run without that code, in fewer registers.
-// Sparse storage: each warp's tile's 27 neighbour-tile entries in shared memory, as in
-// bulk_kernel.
+// One warp's 32 cells from first_cell on, updated whole by the record path: `lanes`'
+// cells from their records (records[0] the first's), Plain cells (kernel/links.hpp) from
+// the records their neighbours' classes give, bulk cells as records of streamed links
+// only (the same update, bit for bit); the warp's other cells (general boundary, solid,
+// a subdomain's border, the records of another kernel) left to their kernels. Sparse
+// storage: the warp's tile's 27 neighbour-tile entries in shared memory, as in
+// bulk_kernel, and where the warp holds Plain cells, the classes of its 4 x 4 x 2 cells'
+// neighbourhood, 6 x 6 x 4 of them, read once by the warp (seed 001 Alg. 2); a Plain
+// cell's links are then 18 shared-memory reads (D3Q19) at fixed offsets. Read through
+// the tile table from global memory instead (plain_links), as one load and its address
+// each, the warps with Plain cells ran 14% slower than their records (H200, porosity
+// 0.3, FP32). The caller returns whole warps only.
 template <bool Open, class K>
-__global__ void __launch_bounds__(update_block_size)
-    record_warp_kernel(const __grid_constant__ K k, const RecordWarp* warps, storage::index_t count,
-                       const kernel::ReflectingCell* records, storage::index_t cells) {
+__device__ __forceinline__ void warp_update(const K& k, storage::index_t first_cell, std::uint32_t lanes,
+                                            const kernel::ReflectingCell* records, storage::index_t cells) {
+    using L = typename K::Lattice;
+    constexpr bool tiled = std::is_same_v<typename K::Layout, storage::TiledBox>;
+    constexpr bool plain_cells = K::plain_cells && tiled;  // the engines flag Plain cells in sparse storage alone
     constexpr int per_block = update_block_size / 32;
-    const storage::index_t w = storage::index_t(blockIdx.x) * per_block + threadIdx.x / 32;
-    if (w >= count) return;  // the whole warp
-    const RecordWarp rw = warps[w];
     const unsigned lane = threadIdx.x % 32;
-    const storage::index_t cell = rw.first_cell + lane;
-    const bool recorded = (rw.lanes >> lane) & 1u;
-    const kernel::ReflectingCell r =
-        recorded ? records[rw.first_record + __popc(rw.lanes & ((1u << lane) - 1u))]
-                 : kernel::ReflectingCell::streaming(cell, K::thermal ? K::Scalar::Q : 0);
-    if constexpr (std::is_same_v<typename K::Layout, storage::TiledBox>) {
+    const storage::index_t cell = first_cell + lane;
+    const bool recorded = (lanes >> lane) & 1u;
+    const std::uint8_t kind = recorded || cell >= cells ? std::uint8_t(kernel::Solid) : __ldg(k.in.node_class + cell);
+    const bool plain = plain_cells && kind == (kernel::Boundary | kernel::Plain);
+    const bool runs = recorded || plain || kind == kernel::Bulk;
+    kernel::ReflectingCell r = recorded ? records[__popc(lanes & ((1u << lane) - 1u))]
+                                        : kernel::ReflectingCell::streaming(cell, K::thermal ? K::Scalar::Q : 0);
+    if constexpr (tiled) {
         __shared__ std::int32_t around[27 * per_block];
+        __shared__ std::uint8_t near_classes[plain_cells ? 144 * per_block : 1];
         const storage::TiledBox& layout = k.in.layout;
         if (layout.near && !k.in.faces.has_sponge) {
             std::int32_t* mine = around + 27 * (threadIdx.x / 32);
-            const storage::index_t tile = rw.first_cell / storage::TiledBox::tile_cells;
+            const storage::index_t tile = first_cell / storage::TiledBox::tile_cells;
             if (lane < 27) mine[lane] = __ldg(layout.near + 27 * tile + lane);
             __syncwarp();
-            if (recorded || (cell < cells && k.in.node_class[cell] == kernel::Bulk)) {
+            if constexpr (plain_cells) {
+                if (__any_sync(0xffffffffu, plain)) {
+                    // Node e of the neighbourhood: x = e % 6 - 1, y = e / 6 % 6 - 1 and
+                    // z = e / 36 + z0 in the tile's coordinates (-1 and 4: the tiles beside).
+                    std::uint8_t* classes = near_classes + 144 * (threadIdx.x / 32);
+                    const int z0 = 2 * int((first_cell & 63) >> 5) - 1;
+                    for (int e = int(lane); e < 144; e += 32) {
+                        const int x = e % 6 - 1, y = e / 6 % 6 - 1, z = e / 36 + z0;
+                        const int t = ((x + 4) >> 2) + 3 * ((y + 4) >> 2) + 9 * ((z + 4) >> 2);
+                        classes[e] = kernel::class_at(
+                            k.in.node_class, storage::index_t(mine[t]) * storage::TiledBox::tile_cells + (x & 3) +
+                                                 4 * (y & 3) + 16 * (z & 3));
+                    }
+                    __syncwarp();
+                    if (plain) {  // as kernel::plain_links: the links from solid nodes
+                        const int l = int(cell & 63);
+                        const int at = (l & 3) + 1 + 6 * (((l >> 2) & 3) + 1) + 36 * ((l >> 4) - z0);
+                        std::uint32_t solid = 0;
+                        BARRACUDA_UNROLL
+                        for (int i = 0; i < L::Q; ++i) {
+                            if (L::c(i, 0) == 0 && L::c(i, 1) == 0 && L::c(i, 2) == 0) continue;
+                            const int from = at - L::c(i, 0) - 6 * L::c(i, 1) - 36 * L::c(i, 2);
+                            solid |= std::uint32_t(kernel::path_of(classes[from]) == kernel::Solid) << i;
+                        }
+                        r = {cell, solid, 0u, 0u, -1};
+                    }
+                }
+            }
+            if (runs) {
                 int pos[3];
                 layout.position(cell, pos);
                 const storage::TiledBox::Cursor s{layout.map, mine, {layout.n[0], layout.n[1], layout.n[2]},
@@ -143,7 +174,45 @@ __global__ void __launch_bounds__(update_block_size)
             return;
         }
     }
-    if (recorded || (cell < cells && k.in.node_class[cell] == kernel::Bulk)) k.template update_reflecting<Open>(r);
+    if (runs) {
+        int pos[3];
+        k.in.layout.position(cell, pos);
+        const auto s = k.in.layout.cursor(pos);
+        if constexpr (plain_cells)
+            if (plain) r = k.plain_record(cell, s);
+        k.template update_reflecting_at<Open>(r, s, pos);
+    }
+}
+
+// The warps that hold reflecting cells' records, whole (warp_update), their Plain cells
+// included. A warp thus reads and writes 32 neighbouring cells, as the bulk
+// kernel's do: an inlet plane normal to x, updated from a list of its own cells, lies
+// one cell in every row and read 32 sectors for a warp's 32 values of a population
+// (H100, sphere duct: 2 kB of DRAM traffic a cell against 153 B in the bulk kernel;
+// docs/performance.md). Open: warps with open faces' records (their Zou-He, regularized
+// or equilibrium completion); the others run without that code, in fewer registers.
+template <bool Open, class K>
+__global__ void __launch_bounds__(update_block_size)
+    record_warp_kernel(const __grid_constant__ K k, const RecordWarp* warps, storage::index_t count,
+                       const kernel::ReflectingCell* records, storage::index_t cells) {
+    constexpr int per_block = update_block_size / 32;
+    const storage::index_t w = storage::index_t(blockIdx.x) * per_block + threadIdx.x / 32;
+    if (w >= count) return;  // the whole warp
+    const RecordWarp rw = warps[w];
+    warp_update<Open>(k, rw.first_cell, rw.lanes, records + rw.first_record, cells);
+}
+
+// The warps with Plain cells (kernel/links.hpp) and no records run here, whole: their
+// Plain and bulk cells (warp_update). A list of 4 B a warp where the records were 24 B a
+// cell (issue 22's memory per fluid node); bulk_kernel skips these warps.
+template <class K>
+__global__ void __launch_bounds__(update_block_size)
+    plain_warp_kernel(const __grid_constant__ K k, const std::uint32_t* warps, storage::index_t count,
+                      storage::index_t cells) {
+    constexpr int per_block = update_block_size / 32;
+    const storage::index_t w = storage::index_t(blockIdx.x) * per_block + threadIdx.x / 32;
+    if (w >= count) return;  // the whole warp
+    warp_update<false>(k, 32 * storage::index_t(__ldg(warps + w)), 0u, nullptr, cells);
 }
 
 template <class K>
@@ -179,10 +248,10 @@ template <class K>
 __global__ void __launch_bounds__(update_block_size)
     step_kernel(const __grid_constant__ K k, storage::index_t cells, const std::int32_t* schedule,
                 const kernel::ReflectingCell* open, storage::index_t open_count,
-                const kernel::ReflectingCell* walls, storage::index_t wall_count) {
+                const kernel::ReflectingCell* walls, storage::index_t wall_count, const std::uint32_t* skipped) {
     const std::int32_t entry = __ldg(schedule + blockIdx.x);
     if (entry >= 0) {  // a bulk block (tested first: the decoding's selects stay off its path)
-        bulk_block(k, entry, cells, nullptr);
+        bulk_block(k, entry, cells, skipped);
         return;
     }
     const backend::ScheduledBlock block = backend::scheduled_block(entry, update_block_size);
@@ -403,6 +472,12 @@ class CudaEngine final : public Engine {
     static constexpr int scalar_q = coupled ? Kernel::Scalar::Q : 0;
     using ScalarStore = kernel::SecondStoreFor<Ls, Store>;
     static constexpr bool tiled = std::is_same_v<typename Gather::Layout, storage::TiledBox>;
+    /// Plain cells (kernel/links.hpp) without records: sparse storage alone, where memory is
+    /// what the layout is for; with them, issue 22's largest run (FP16 in place, porosity
+    /// 0.4) needs 53.2 B a fluid node, 57.2 with the records. A dense box keeps its records:
+    /// there its warps with Plain cells ran slower than with records (H200, FP16: a
+    /// porous 64^3 box -20%, sphere3d -17%; docs/performance.md).
+    static constexpr bool plain_cells = Kernel::plain_cells && tiled;
 
 public:
     explicit CudaEngine(const EngineSetup& s)
@@ -423,7 +498,6 @@ public:
             tile_origin_ = upload(t.origin, "copy tile origins");
             if (!t.near.empty()) tile_near_ = upload(t.near, "copy neighbour tiles");
         }
-        check(cudaMemcpy(class_.get(), host_class_.data(), cells_, cudaMemcpyHostToDevice), "copy node classes");
         {
             std::vector<storage::index_t> all, general;
             std::vector<kernel::ReflectingCell> reflecting;
@@ -432,11 +506,14 @@ public:
             // Shan-Chen: every boundary cell on the general path (kernel/stream_collide.hpp).
             if (s.general_boundaries || interacting) general = all;
             else kernel::split_boundary_cells<L, Ls, typename Store::layout_type>(s.grid, s.faces, host_class_, reflecting, general);
+            if constexpr (plain_cells)
+                if (!std::getenv("BARRACUDA_RECORD_ALL")) take_plain_cells(reflecting);
             // The whole list only where the heat balance tallies it (8 B a boundary cell:
             // 1.5 GB in a porous box of 10^9 fluid nodes).
             has_boundary_ = !all.empty();
             if constexpr (Kernel::thermal) boundary_cells_ = upload(all, "copy boundary cell list");
             general_cells_ = upload(general, "copy boundary cell list");
+            check(cudaMemcpy(class_.get(), host_class_.data(), cells_, cudaMemcpyHostToDevice), "copy node classes");
             plan_record_warps(reflecting);
         }
         upload_force_links();
@@ -861,7 +938,8 @@ public:
                std::int64_t((boundary_cells_.size() + general_cells_.size()) * sizeof(storage::index_t) +
                             (records_.size() + open_records_.size() + wall_records_.size()) * sizeof(kernel::ReflectingCell) +
                             (open_warps_.size() + wall_warps_.size()) * sizeof(RecordWarp) +
-                            record_warp_bits_.size() * sizeof(std::uint32_t) + schedule_.size() * sizeof(std::int32_t));
+                            (skipped_warps_.size() + plain_warps_.size()) * sizeof(std::uint32_t) +
+                            schedule_.size() * sizeof(std::int32_t));
     }
 
 private:
@@ -1169,17 +1247,19 @@ private:
     /// the general boundary cells beside it.
     template <class K>
     void launch_interleaved(const K& k) {
-        const bool side = general_cells_.size() > 0;
+        const bool side = general_cells_.size() > 0 || plain_warps_.size() > 0;
         if (side) {
             check(cudaEventRecord(fork_, stream_), "cudaEventRecord");
-            check(cudaStreamWaitEvent(side_[0], fork_, 0), "cudaStreamWaitEvent");
+            for (int j = 0; j < 2; ++j) check(cudaStreamWaitEvent(side_[j], fork_, 0), "cudaStreamWaitEvent");
             launch_general(k, general_cells_, side_[0]);
-            check(cudaEventRecord(join_[0], side_[0]), "cudaEventRecord");
+            launch_plain(k, side_[1]);
+            for (int j = 0; j < 2; ++j) check(cudaEventRecord(join_[j], side_[j]), "cudaEventRecord");
         }
         step_kernel<<<unsigned(schedule_.size()), update_block_size, 0, stream_>>>(
             k, cells_, schedule_.get(), open_records_.get(), storage::index_t(open_records_.size()),
-            wall_records_.get(), storage::index_t(wall_records_.size()));
-        if (side) check(cudaStreamWaitEvent(stream_, join_[0], 0), "cudaStreamWaitEvent");
+            wall_records_.get(), storage::index_t(wall_records_.size()), skipped_warps());
+        if (side)
+            for (int j = 0; j < 2; ++j) check(cudaStreamWaitEvent(stream_, join_[j], 0), "cudaStreamWaitEvent");
         if constexpr (sizeof(S) == 2) tick_kernel<<<1, 1, 0, stream_>>>(clock_.get());
     }
     /// The general path (boundary_kernel) over a list of cells, on `stream`.
@@ -1189,13 +1269,25 @@ private:
             boundary_kernel<<<unsigned((n + update_block_size - 1) / update_block_size), update_block_size, 0, stream>>>(
                 k, cells.get(), n);
     }
+    /// The warps of Plain cells without records (plain_warp_kernel), on `stream`.
+    template <class K>
+    void launch_plain(const K& k, cudaStream_t stream) {
+        if constexpr (plain_cells) {
+            constexpr storage::index_t per_block = update_block_size / 32;
+            if (const auto n = storage::index_t(plain_warps_.size()))
+                plain_warp_kernel<<<unsigned((n + per_block - 1) / per_block), update_block_size, 0, stream>>>(
+                    k, plain_warps_.get(), n, cells_);
+        }
+    }
     /// The general boundary cells, the warps with open faces' records and those with
-    /// walls' records, each on a stream of its own: all three run beside the bulk kernel
-    /// (on one stream, a small box's step was the sum of the first two: the general path's
-    /// few long warps, then the open faces' warps; room_heater_window.toml).
+    /// walls' records (after them, the warps of Plain cells), each on a stream of its own:
+    /// all three run beside the bulk kernel (on one stream, a small box's step was the sum
+    /// of the first two: the general path's few long warps, then the open faces' warps;
+    /// room_heater_window.toml).
     template <class K>
     void launch_boundary(const K& k, cudaStream_t general, cudaStream_t open, cudaStream_t reflecting) {
         launch_general(k, general_cells_, general);
+        launch_plain(k, reflecting);
         constexpr storage::index_t per_block = update_block_size / 32;
         // Each kernel inlines the record path; FP16 storage compiles the packed form alone.
         if constexpr (whole_warps) {
@@ -1216,10 +1308,8 @@ private:
             reflecting_kernel<false><<<unsigned((n + update_block_size - 1) / update_block_size), update_block_size, 0,
                                        reflecting>>>(k, wall_records_.get(), n);
     }
-    /// The bulk kernel's bit per warp of the warps updated whole; none when packed.
-    const std::uint32_t* skipped_warps() const {
-        return form_ == Form::WholeWarps ? record_warp_bits_.get() : nullptr;
-    }
+    /// The bulk kernel's bit per warp of the warps updated whole (plan_skipped_warps).
+    const std::uint32_t* skipped_warps() const { return skipped_warps_.get(); }
     /// The records' forms (RecordForm) in this engine: a candidate and its blocks.
     enum class Form { WholeWarps, Packed, Interleaved };
     struct Candidate {
@@ -1241,8 +1331,7 @@ private:
         wall_records_ = upload(walls_packed, "copy reflecting cells");
         if constexpr (whole_warps) {
             std::vector<RecordWarp> open, walls;
-            std::vector<std::uint32_t> skip;
-            if (!records.empty()) skip.assign(std::size_t((cells_ + 32 * 32 - 1) / (32 * 32)), 0u);
+            host_record_warps_.clear();
             for (std::size_t j = 0; j < records.size();) {
                 const storage::index_t warp = records[j].cell / 32;
                 RecordWarp w{32 * warp, storage::index_t(j), 0u};
@@ -1254,12 +1343,11 @@ private:
                     any_open = any_open || records[j].open();
                 }
                 (any_open ? open : walls).push_back(w);
-                skip[std::size_t(warp / 32)] |= 1u << (warp % 32);
+                host_record_warps_.push_back(std::uint32_t(warp));
             }
             records_ = upload(records, "copy reflecting cells");
             open_warps_ = upload(open, "copy record warps");
             wall_warps_ = upload(walls, "copy record warps");
-            record_warp_bits_ = upload(skip, "copy record warps");
         }
         // The candidates: whole warps (where compiled), packed, interleaved with leads of
         // 1, 2, 3 and 4 waves of resident blocks, and every record block first.
@@ -1299,7 +1387,54 @@ private:
     void use_form(const Candidate& c) {
         form_ = c.form;
         if (c.form == Form::Interleaved) schedule_ = upload(c.schedule, "copy the step's schedule");
+        plan_skipped_warps();
         destroy_graphs();
+    }
+    /// The warps bulk_kernel skips in the form in use, a bit each, and those
+    /// plain_warp_kernel runs: with whole warps, the records' warps (their Plain cells
+    /// among them) and the other warps with Plain cells; packed or interleaved, every warp
+    /// with Plain cells (its records, if any, packed apart).
+    void plan_skipped_warps() {
+        const bool whole = form_ == Form::WholeWarps;
+        std::vector<std::uint32_t> bits, plain;
+        auto has = [&](std::uint32_t w) { return !bits.empty() && ((bits[w / 32] >> (w % 32)) & 1u); };
+        auto mark = [&](std::uint32_t w) {
+            if (bits.empty()) bits.assign(std::size_t((cells_ + 32 * 32 - 1) / (32 * 32)), 0u);
+            bits[w / 32] |= 1u << (w % 32);
+        };
+        if (whole)
+            for (const std::uint32_t w : host_record_warps_) mark(w);
+        for (const std::uint32_t w : plain_warps_all_) {
+            if (whole && has(w)) continue;  // a record warp: record_warp_kernel takes its Plain cells
+            plain.push_back(w);
+            mark(w);
+        }
+        skipped_warps_ = upload(bits, "copy skipped warps");
+        plain_warps_ = upload(plain, "copy plain warps");
+    }
+    /// Drops the records of Plain cells (kernel/links.hpp, reflecting_cells.hpp's is_plain),
+    /// flags their cells in the classes the GPU reads, and lists their warps in index order.
+    /// BARRACUDA_RECORD_ALL=1 keeps every record (a diagnostic: the same run with and
+    /// without Plain cells, bit for bit, to time one against the other).
+    void take_plain_cells(std::vector<kernel::ReflectingCell>& records) {
+        const auto layout = storage::layout_of<typename Store::layout_type>(setup_.grid);
+        std::vector<std::uint8_t> plain(records.size());
+#pragma omp parallel for schedule(static)
+        for (std::int64_t j = 0; j < std::int64_t(records.size()); ++j)
+            plain[std::size_t(j)] = kernel::is_plain<L>(layout, host_class_.data(), records[std::size_t(j)]);
+        std::size_t kept = 0;
+        plain_warps_all_.clear();
+        for (std::size_t j = 0; j < records.size(); ++j) {
+            if (!plain[j]) {
+                records[kept++] = records[j];
+                continue;
+            }
+            host_class_[std::size_t(records[j].cell)] |= kernel::Plain;
+            const auto warp = std::uint32_t(records[j].cell / 32);
+            if (plain_warps_all_.empty() || plain_warps_all_.back() != warp) plain_warps_all_.push_back(warp);
+        }
+        records.resize(kept);
+        records.shrink_to_fit();
     }
     /// The captured graphs gone (captured again on the next call that runs them); no check:
     /// also called from the destructor.
@@ -1314,8 +1449,9 @@ private:
         form_pending_ = false;
         candidates_.clear();
         if (form_ != Form::WholeWarps)
-            records_ = decltype(records_)(), open_warps_ = decltype(open_warps_)(),
-            wall_warps_ = decltype(wall_warps_)(), record_warp_bits_ = decltype(record_warp_bits_)();
+            records_ = decltype(records_)(), open_warps_ = decltype(open_warps_)(), wall_warps_ = decltype(wall_warps_)();
+        std::vector<std::uint32_t>().swap(host_record_warps_);
+        std::vector<std::uint32_t>().swap(plain_warps_all_);
         if (form_ == Form::WholeWarps)
             open_records_ = decltype(open_records_)(), wall_records_ = decltype(wall_records_)();
         if (form_ != Form::Interleaved) schedule_ = decltype(schedule_)();
@@ -1528,7 +1664,10 @@ private:
     DeviceArray<kernel::ReflectingCell> open_records_, wall_records_;  // the records packed
     DeviceArray<std::int32_t> schedule_;  // step_kernel's blocks (interleaved_schedule)
     DeviceArray<RecordWarp> open_warps_, wall_warps_;  // the warps that hold them (record_warp_kernel)
-    DeviceArray<std::uint32_t> record_warp_bits_;     // a bit per warp: one of those (bulk_kernel skips it)
+    DeviceArray<std::uint32_t> skipped_warps_;  // a bit per warp that bulk_kernel skips (plan_skipped_warps)
+    DeviceArray<std::uint32_t> plain_warps_;    // the warps plain_warp_kernel runs, in index order
+    // Until a form is kept: the warps with records (whole-warp form) and those with Plain cells.
+    std::vector<std::uint32_t> host_record_warps_, plain_warps_all_;
     DeviceArray<std::uint32_t> clock_;                // steps since initialisation (stochastic FP16 rounding)
     std::vector<std::uint8_t> host_class_;
     bool odd_ = false, swapped_ = false;
