@@ -375,7 +375,7 @@ struct StreamCollide {
     Scalar scalar{};
 
     BARRACUDA_HD void operator()(index_t cell) const {
-        const std::uint8_t k = in.node_class[cell] & std::uint8_t(~Plain);  // Border cells are skipped
+        const std::uint8_t k = in.node_class[cell] & std::uint8_t(~Plain);  // Border cells match neither: skipped
         if (k == Bulk) update_bulk(cell);
         else if (k == Boundary) update_boundary(cell);
     }
