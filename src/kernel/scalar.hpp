@@ -145,8 +145,7 @@ struct ScalarPart {
         for (int i = 0; i < Ls::Q; ++i) {
             const unsigned row = (rows >> (4 * i)) & 15u;
             const bool streamed = row == ReflectingCell::streamed_row;
-            const T v = store.read(streamed ? store.streamed_slot(i, cell, Layout::template neighbour<Ls>(s, cell, i, -1))
-                                            : store.reflected_slot(i, cell));
+            const T v = store.link(i, cell, Layout::template neighbour<Ls>(s, cell, i, -1), !streamed);
             if (streamed) {
                 g[i] = v;
                 continue;

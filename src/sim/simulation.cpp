@@ -497,7 +497,7 @@ void require_memory(const CaseSpec& spec, const parallel::Subdomain& sub, Backen
                         std::to_string(spec.size[2]) + "]: " + std::to_string(cells) + " cells " +
                         (sub.decomposed() ? "in a rank's subdomain" : "in one box") + ", more than the " +
                         std::to_string(storage::max_box_cells) +
-                        " (2^32) a dense layout addresses; use more ranks (mpirun), or domain.storage = \"sparse\" "
+                        " (2^32 - 1) a dense layout addresses; use more ranks (mpirun), or domain.storage = \"sparse\" "
                         "where much of the box is solid");
 }
 }  // namespace

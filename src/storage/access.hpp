@@ -2,6 +2,9 @@
 // type S and the arithmetic type T. On the GPU, loads of data the kernel never
 // writes go through the read-only data cache.
 #pragma once
+#include <cstdint>
+#include <type_traits>
+
 #include "common/hd.hpp"
 #include "storage/grid.hpp"
 #include "storage/half.hpp"
@@ -36,20 +39,51 @@ BARRACUDA_HD T load(const S* p, index_t at) {
     return from_storage<T, E>(p[at]);
 }
 
-/// Where each direction's array of a structure-of-arrays store begins: base + i cells
-/// for direction i (a null base stays null). The fused kernels address population i
-/// of a cell from these: made on the host, they reach a GPU kernel among its
-/// parameters (constant memory), and an address costs two instructions, the cell's
-/// offset added to a constant, where the 64-bit i * cells + cell and its scaling took
-/// four to six a population (FP16 storage is bound by instruction issue; issue 20).
+/// Where population i of a cell lies in a structure-of-arrays store: base + i cells +
+/// cell. The fused kernels address every population from this.
+/// Narrow (the box layouts, Layout::narrow: fewer than 2^32 cells): from the base, the
+/// 32-bit cell count and the cell's index in 32 bits. A cell's own Q slots are then
+/// one multiply-add apart on the GPU (IMAD.WIDE.U32 of the count onto the last address,
+/// no parameter read), and a neighbour's is the same with its index, where a pointer
+/// per direction among the kernel's parameters cost a constant load and a 64-bit add
+/// (two or three instructions) a population: 38 of about 526 instructions a cell in
+/// the FP16 in-place even step, bound by instruction issue (sm_90 SASS; issue 20).
+/// Wide (sparse storage, up to 2^37 cells): a pointer per direction, made on the host,
+/// which saved the 64-bit product i * cells at every population.
+template <class S, int Q, bool Narrow>
+struct DirectionArrays;
+
 template <class S, int Q>
-struct DirectionArrays {
-    S* at[Q];
+struct DirectionArrays<S, Q, true> {
+    S* base;
+    std::uint32_t cells;
+
+    DirectionArrays() = default;
+    BARRACUDA_HD DirectionArrays(S* b, index_t n) : base(b), cells(std::uint32_t(n)) {}
+    BARRACUDA_HD S* at(int i, index_t cell) const {
+        // The cell's slot of direction 0, then i strides in bytes. The compiler folds
+        // the two into one index (i cells + cell) and forms its address from that, three
+        // instructions a population; on the GPU the first address is passed through an
+        // opaque move, so that each slot is one multiply-add from it.
+        using Byte = std::conditional_t<std::is_const_v<S>, const char, char>;
+        Byte* own = reinterpret_cast<Byte*>(base + std::uint32_t(cell));
+#if defined(__CUDA_ARCH__)
+        asm("mov.b64 %0, %0;" : "+l"(own));
+        __builtin_assume(__isGlobal(own));  // as the base was: global loads and stores
+#endif
+        return reinterpret_cast<S*>(own + std::uint64_t(cells) * (sizeof(S) * std::uint32_t(i)));
+    }
+};
+
+template <class S, int Q>
+struct DirectionArrays<S, Q, false> {
+    S* start[Q];
 
     DirectionArrays() = default;
     BARRACUDA_HD DirectionArrays(S* base, index_t cells) {
-        for (int i = 0; i < Q; ++i) at[i] = base ? base + i * cells : nullptr;
+        for (int i = 0; i < Q; ++i) start[i] = base ? base + i * cells : nullptr;
     }
+    BARRACUDA_HD S* at(int i, index_t cell) const { return start[i] + cell; }
 };
 
 /// The word with which store_population rounds to nearest (ties away from zero) instead

@@ -40,12 +40,13 @@ struct Hop {
     unsigned exits;  // bit f: leaves through face f (x_min, x_max, y_min, ...)
 };
 
-/// The most cells a box layout's bulk path addresses: its neighbour arithmetic is
-/// 32-bit (StepCursor), and the engines refuse a subdomain with more cells
+/// The most cells a box layout holds: its neighbour arithmetic is 32-bit (StepCursor),
+/// its stores address a cell's populations from a 32-bit count of cells (access.hpp's
+/// DirectionArrays), and the engines refuse a subdomain with more cells
 /// (sim/simulation.cpp: more ranks split it). An H200's 141 GB hold at most 3.8e9
 /// D3Q19 cells even in FP16 and in place (`barracuda bench`'s largest grid, 1565^3);
 /// only 2D lattices in FP16 reach beyond.
-inline constexpr index_t max_box_cells = index_t(1) << 32;
+inline constexpr index_t max_box_cells = (index_t(1) << 32) - 1;
 
 /// The bulk path's neighbour steps: index steps of -1 and +1 along each axis from
 /// a node, wrapped on periodic axes (both box layouts), as 32-bit words (a negative
@@ -149,6 +150,7 @@ struct DenseBox {
     int n[3];
     bool periodic[3];
     detail::RowDivisors by;  // n[0] and n[1], for position()
+    static constexpr bool narrow = true;  // fewer than 2^32 cells: indices in 32 bits (max_box_cells)
 
     DenseBox() = default;
     BARRACUDA_HD DenseBox(const int (&size)[3], const bool (&per)[3])
@@ -194,6 +196,7 @@ struct SublatticeBox {
     int n[3];
     bool periodic[3];
     detail::RowDivisors by;  // n[0] / 2 and n[1], for position()
+    static constexpr bool narrow = true;  // fewer than 2^32 cells (max_box_cells)
 
     SublatticeBox() = default;
     BARRACUDA_HD SublatticeBox(const int (&size)[3], const bool (&per)[3])
@@ -265,6 +268,7 @@ struct TiledBox {
 
     static constexpr int edge = 4;
     static constexpr int tile_cells = 64;
+    static constexpr bool narrow = false;  // up to 2^31 - 1 tiles of 64 cells: 64-bit cell indices
 
     BARRACUDA_HD static std::int32_t read(const std::int32_t* p, index_t at) {
 #if defined(__CUDA_ARCH__)
@@ -377,6 +381,7 @@ concept CellLayout = requires(const Layout& l, int x, index_t c, int (&p)[3], co
     l.position(c, p);
     { l.template hop<lattice::D3Q19>(q, x, x) } -> std::same_as<Hop>;
     { l.cursor(q) } -> std::same_as<typename Layout::Cursor>;
+    { Layout::narrow } -> std::convertible_to<bool>;  // every cell index below 2^32 - 1 (max_box_cells)
 };
 static_assert(CellLayout<DenseBox> && CellLayout<SublatticeBox> && CellLayout<TiledBox>);
 

@@ -42,8 +42,8 @@ struct TwoCopy {
     S* dst;
     index_t cells;
     const std::uint32_t* clock = nullptr;  // step counter for stochastic FP16 rounding (null: draw() gives nearest_word)
-    DirectionArrays<const S, L::Q> src_at;  // src + i cells (access.hpp)
-    DirectionArrays<S, L::Q> dst_at;        // dst + i cells
+    DirectionArrays<const S, L::Q, Layout::narrow> src_at;  // src + i cells (access.hpp)
+    DirectionArrays<S, L::Q, Layout::narrow> dst_at;        // dst + i cells
 
     TwoCopy() = default;
     BARRACUDA_HD TwoCopy(const S* from, S* to, index_t n, const std::uint32_t* step_clock = nullptr)
@@ -52,17 +52,26 @@ struct TwoCopy {
     /// put() never needs the destination of a link.
     BARRACUDA_HD bool needs_destination() const { return false; }
 
-    BARRACUDA_HD T streamed(int i, index_t, index_t from) const { return load_read_only<T, E>(src_at.at[i], from); }
+    BARRACUDA_HD T streamed(int i, index_t, index_t from) const { return load_read_only<T, E>(src_at.at(i, from), 0); }
     BARRACUDA_HD T reflected(int i, index_t cell) const { return read(reflected_slot(i, cell)); }
     /// Where streamed() and reflected() read, and the read itself: a reflecting cell's
     /// update picks each link's slot by its record, then reads (kernel/stream_collide.hpp).
     BARRACUDA_HD index_t streamed_slot(int i, index_t, index_t from) const { return i * cells + from; }
     BARRACUDA_HD index_t reflected_slot(int i, index_t cell) const { return L::opposite(i) * cells + cell; }
     BARRACUDA_HD T read(index_t slot) const { return load_read_only<T, E>(src, slot); }
+    /// reflected(i, cell) or streamed(i, cell, from), chosen per link (a reflecting cell's
+    /// record). In a box layout the two addresses and a select: from the slots, a 64-bit
+    /// product and its address a link (sm_90 SASS of the record warps, issue 20).
+    BARRACUDA_HD T link(int i, index_t cell, index_t from, bool is_reflected) const {
+        if constexpr (Layout::narrow)
+            return load_read_only<T, E>(is_reflected ? src_at.at(L::opposite(i), cell) : src_at.at(i, from), 0);
+        else
+            return read(is_reflected ? reflected_slot(i, cell) : streamed_slot(i, cell, from));
+    }
     /// The cell's random word for stochastic FP16 rounding (read once per cell).
     BARRACUDA_HD std::uint32_t draw(index_t cell) const { return cell_word<S>(clock, cell); }
     BARRACUDA_HD void put(int i, index_t cell, index_t, bool, T v, std::uint32_t word = nearest_word) const {
-        store_population<E>(dst_at.at[i], cell, v, word, i);
+        store_population<E>(dst_at.at(i, cell), 0, v, word, i);
     }
     /// f*_i of the last completed step.
     BARRACUDA_HD T posted(int i, index_t cell, index_t, bool) const { return load<T, E>(src, i * cells + cell); }

@@ -55,7 +55,13 @@ constexpr int reduce_blocks = 1024;
 template <class K>
 __device__ __forceinline__ void bulk_block(const K& k, storage::index_t block, storage::index_t cells,
                                            const std::uint32_t* skipped) {
-    const storage::index_t cell = block * blockDim.x + threadIdx.x;
+    // A box layout holds fewer than 2^32 cells (max_box_cells; sim/simulation.cpp refuses
+    // more) and its blocks end by 2^32, so its threads' cells fit in 32 bits, and made
+    // from a 32-bit number the index is known to fit: its populations' addresses are
+    // 32-bit products (storage/access.hpp's DirectionArrays). Sparse storage numbers more.
+    constexpr bool narrow = !std::is_same_v<typename K::Layout, storage::TiledBox>;
+    const storage::index_t cell = narrow ? storage::index_t(std::uint32_t(block) * blockDim.x + threadIdx.x)
+                                         : block * blockDim.x + threadIdx.x;
     // A warp with a bit in `skipped` is record_warp_kernel's or plain_warp_kernel's, its
     // bulk cells included. The cell's class and the warp's bit are loaded before any test,
     // side by side (tested one after the other, the second load would wait for the first).
@@ -124,7 +130,8 @@ __device__ __forceinline__ void warp_update(const K& k, storage::index_t first_c
     constexpr bool plain_cells = K::plain_cells && tiled;  // the engines flag Plain cells in sparse storage alone
     constexpr int per_block = update_block_size / 32;
     const unsigned lane = threadIdx.x % 32;
-    const storage::index_t cell = first_cell + lane;
+    // In 32 bits in a box layout, as in bulk_block.
+    const storage::index_t cell = tiled ? first_cell + lane : storage::index_t(std::uint32_t(first_cell) + lane);
     const bool recorded = (lanes >> lane) & 1u;
     const std::uint8_t kind = recorded || cell >= cells ? std::uint8_t(kernel::Solid) : __ldg(k.in.node_class + cell);
     const bool plain = plain_cells && kind == (kernel::Boundary | kernel::Plain);
