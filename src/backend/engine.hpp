@@ -48,10 +48,13 @@ struct ScalarSetup {
 /// holds one whole, its bulk cells by the record path too (record_warp_kernel); the
 /// records packed 32 to a warp, their warps' bulk cells left to the bulk kernel, in
 /// kernels of their own beside it (reflecting_kernel); or the packed records' blocks
-/// interleaved with the bulk blocks in one launch (step_kernel). Each gives every cell the
-/// same update, bit for bit; which is faster depends on the case (docs/performance.md):
-/// Timed runs some of the run's steps in each and keeps the fastest.
-enum class RecordForm { Timed, WholeWarps, Packed, Interleaved };
+/// interleaved with the bulk blocks in one launch (step_kernel); or, where nearly every
+/// warp holds a record (a porous medium), no bulk kernel: every warp with a fluid cell
+/// whole, by the record path (AllWarps), or every fluid cell packed 32 to a warp, a bulk
+/// cell as a record of streamed links (AllPacked). Each gives every cell the same update,
+/// bit for bit; which is faster depends on the case (docs/performance.md): Timed runs some
+/// of the run's steps in each and keeps the fastest.
+enum class RecordForm { Timed, WholeWarps, Packed, Interleaved, AllWarps, AllPacked };
 
 struct EngineSetup {
     lattice::Kind lattice = lattice::Kind::D3Q19;
@@ -116,7 +119,7 @@ struct EngineSetup {
     /// Every boundary cell through the general path, none through the reflecting cells'
     /// records (kernel/reflecting_cells.hpp): for tests that compare the two.
     bool general_boundaries = false;
-    /// The GPU's form of the records' update (whole warps: FP32 and FP64 storage alone):
+    /// The GPU's form of the records' update:
     /// timed on the run's first steps, or one form (tests that compare them).
     RecordForm record_form = RecordForm::Timed;
 };

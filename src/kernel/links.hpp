@@ -8,6 +8,7 @@
 #include "boundary/parameters.hpp"
 #include "common/hd.hpp"
 #include "lattice/lattice.hpp"
+#include "storage/access.hpp"
 #include "storage/layout.hpp"
 
 namespace barracuda::kernel {
@@ -44,11 +45,22 @@ BARRACUDA_HD int moving_obstacle_of(std::uint8_t node_class) { return node_class
 
 /// A cell's class, through the read-only cache on a GPU.
 BARRACUDA_HD std::uint8_t class_at(const std::uint8_t* node_class, storage::index_t cell) {
-#if defined(__CUDA_ARCH__)
-    return __ldg(node_class + cell);
-#else
-    return node_class[cell];
-#endif
+    return storage::load_read_only<std::uint8_t>(node_class, cell);
+}
+
+/// The links of a node that arrive from solid nodes, bit i for c_i, where class_of(i)
+/// is the class of the node at -c_i. One rule for both readers of a neighbourhood: from
+/// the classes in memory (plain_links) and from a warp's neighbourhood in the GPU's shared
+/// memory (backend/cuda), so that the two cannot disagree.
+template <class L, class ClassOf>
+BARRACUDA_HD std::uint32_t solid_links(ClassOf class_of) {
+    std::uint32_t solid = 0;
+    BARRACUDA_UNROLL
+    for (int i = 0; i < L::Q; ++i) {
+        if (L::c(i, 0) == 0 && L::c(i, 1) == 0 && L::c(i, 2) == 0) continue;  // the rest population
+        solid |= std::uint32_t(path_of(class_of(i)) == Solid) << i;
+    }
+    return solid;
 }
 
 /// The links of a cell away from the box's faces that arrive from solid nodes, bit i for
@@ -57,14 +69,7 @@ BARRACUDA_HD std::uint8_t class_at(const std::uint8_t* node_class, storage::inde
 template <class L, class Layout>
 BARRACUDA_HD std::uint32_t plain_links(const std::uint8_t* node_class, const typename Layout::Cursor& s,
                                        storage::index_t cell) {
-    std::uint32_t solid = 0;
-    BARRACUDA_UNROLL
-    for (int i = 0; i < L::Q; ++i) {
-        if (L::c(i, 0) == 0 && L::c(i, 1) == 0 && L::c(i, 2) == 0) continue;  // the rest population
-        const std::uint8_t k = class_at(node_class, Layout::template neighbour<L>(s, cell, i, -1));
-        solid |= std::uint32_t(path_of(k) == Solid) << i;
-    }
-    return solid;
+    return solid_links<L>([&](int i) { return class_at(node_class, Layout::template neighbour<L>(s, cell, i, -1)); });
 }
 
 enum class LinkKind : std::uint8_t { Streamed, SolidNode, Wall, Open };

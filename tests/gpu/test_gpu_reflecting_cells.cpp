@@ -103,14 +103,14 @@ TEST(GpuOracle, ReflectingCellsMatchCpu) {
     }
 }
 
-// The forms of the records' update (backend::RecordForm: whole warps, packed beside the
-// bulk kernel, interleaved with its blocks in one launch) give the same populations and
-// temperatures bit for bit, and so does the timed choice between them, whose trials run
-// the run's own steps (33 a candidate, over the calls of 32 and 200 steps: six candidates
-// take 198; or, in one call of 420, a graph of 32 untimed and one timed each) and which
-// drops the graphs captured in a candidate's form. The small room:
-// records of every kind, open faces' among them; FP16 storage too (no whole warps there:
-// that form is packed).
+// The forms of the records' update (backend::RecordForm: whole warps, every warp whole
+// or every fluid cell packed without the bulk kernel, packed beside the bulk kernel,
+// interleaved with its blocks in one launch) give the same populations and temperatures
+// bit for bit, and so does the timed choice between them, whose trials run the run's own
+// steps (33 a candidate, over the calls of 32 and 268 steps: nine candidates take 297;
+// or, in one call of 600, a graph of 32 untimed and one timed each) and which drops the graphs captured in a
+// candidate's form. The small room: records of every kind, open faces' among them; FP16
+// storage too (no whole warps there: that form is packed).
 TEST(GpuOracle, RecordFormsAgreeBitForBit) {
     if (backend::cuda_devices().empty()) GTEST_SKIP() << "no CUDA GPU on this machine";
     for (const char* precision : {"fp32", "fp16"})
@@ -133,28 +133,32 @@ TEST(GpuOracle, RecordFormsAgreeBitForBit) {
                         where_they_differ(w1, p1, s).c_str(), where_they_differ(w1, i1, s).c_str(),
                         where_they_differ(p1, i1, s).c_str());
         }
-        const auto whole = state(RecordForm::WholeWarps, 41), packed = state(RecordForm::Packed, 41),
-                   interleaved = state(RecordForm::Interleaved, 41);
-        ASSERT_EQ(whole.size(), packed.size());
-        ASSERT_EQ(whole.size(), interleaved.size());
-        EXPECT_EQ(0, std::memcmp(whole.data(), packed.data(), whole.size() * sizeof(double)))
-            << "whole warps against packed: " << where_they_differ(whole, packed, s);
-        EXPECT_EQ(0, std::memcmp(whole.data(), interleaved.data(), whole.size() * sizeof(double)))
-            << "whole warps against interleaved: " << where_they_differ(whole, interleaved, s);
-        EXPECT_EQ(0, std::memcmp(packed.data(), interleaved.data(), whole.size() * sizeof(double)))
-            << "packed against interleaved: " << where_they_differ(packed, interleaved, s);
-        const auto whole_long = state(RecordForm::WholeWarps, 232), timed = state(RecordForm::Timed, 232);
+        const auto whole = state(RecordForm::WholeWarps, 41);
+        bool same = true;  // every other form against whole warps
+        for (const auto& [form, name] : {std::pair{RecordForm::Packed, "packed"},
+                                         std::pair{RecordForm::Interleaved, "interleaved"},
+                                         std::pair{RecordForm::AllWarps, "every warp whole"},
+                                         std::pair{RecordForm::AllPacked, "every fluid cell packed"}}) {
+            const auto other = state(form, 41);
+            ASSERT_EQ(whole.size(), other.size());
+            EXPECT_EQ(0, std::memcmp(whole.data(), other.data(), whole.size() * sizeof(double)))
+                << "whole warps against " << name << ": " << where_they_differ(whole, other, s);
+            same = same && whole == other;
+        }
+        const auto whole_long = state(RecordForm::WholeWarps, 300), timed = state(RecordForm::Timed, 300);
         EXPECT_EQ(0, std::memcmp(whole_long.data(), timed.data(), whole_long.size() * sizeof(double)))
             << "whole warps against the timed choice";
-        // One call of 420 steps: the candidates timed as graphs (try_forms), 64 steps each.
+        // One call of 600 steps: the candidates timed as graphs (try_forms), 64 steps each.
         s.record_form = RecordForm::Timed;
-        const auto timed_graphs = state_after(*backend::make_cuda_engine(s), s, {420});
-        const auto whole_420 = state(RecordForm::WholeWarps, 420);
-        EXPECT_EQ(0, std::memcmp(whole_420.data(), timed_graphs.data(), whole_420.size() * sizeof(double)))
+        const auto timed_graphs = state_after(*backend::make_cuda_engine(s), s, {600});
+        const auto whole_600 = state(RecordForm::WholeWarps, 600);
+        EXPECT_EQ(0, std::memcmp(whole_600.data(), timed_graphs.data(), whole_600.size() * sizeof(double)))
             << "whole warps against the choice timed in graphs";
-        std::printf("  %s %s: whole warps = packed = interleaved after 41 steps, = timed after 232 and 420: %s\n",
+        std::printf("  %s %s: whole warps = every warp = every cell = packed = interleaved after 41 steps, = timed "
+                    "after 300 and 600: %s\n",
                     precision, pattern,
-                    whole == packed && whole == interleaved && whole_long == timed && whole_420 == timed_graphs
+                    same && whole_long == timed &&
+                            whole_600 == timed_graphs
                         ? "bit for bit"
                         : "DIFFER");
     }

@@ -52,6 +52,20 @@ constexpr int reduce_blocks = 1024;
 // leaves, and every link's tile is found there (seed 001 Alg. 2). Read from the table
 // in global memory instead, each of a cell's 18 links (D3Q19) cost a load request a
 // warp through L1, twice the requests of a dense kernel (docs/performance.md).
+/// The sparse kernels' cursor of a cell whose tile's 27 neighbour-tile entries the block
+/// holds in shared memory (`around`, seed 001 Alg. 2). The table is there, and the
+/// compiler is told so: without it the compiler kept TiledBox::neighbour's test of it, and
+/// the path without it, at every link (a branch and its convergence barrier each; sm_90
+/// SASS of the FP16 bulk kernel: 2,330 instructions from the block's barrier to its exit,
+/// 1,202 with it).
+__device__ __forceinline__ storage::TiledBox::Cursor shared_tile_cursor(const storage::TiledBox& layout,
+                                                                        const std::int32_t* around) {
+    const storage::TiledBox::Cursor s{layout.map, around, {layout.n[0], layout.n[1], layout.n[2]},
+                                      {layout.t[0], layout.t[1]}, {0, 0, 0}};  // base: read only without the table
+    __builtin_assume(s.near != nullptr);
+    return s;
+}
+
 template <class K>
 __device__ __forceinline__ void bulk_block(const K& k, storage::index_t block, storage::index_t cells,
                                            const std::uint32_t* skipped) {
@@ -66,7 +80,7 @@ __device__ __forceinline__ void bulk_block(const K& k, storage::index_t block, s
     // bulk cells included. The cell's class and the warp's bit are loaded before any test,
     // side by side (tested one after the other, the second load would wait for the first).
     const storage::index_t warp = cell / 32;
-    const std::uint8_t kind = cell < cells ? __ldg(k.in.node_class + cell) : std::uint8_t(kernel::Solid);
+    const std::uint8_t kind = cell < cells ? kernel::class_at(k.in.node_class, cell) : std::uint8_t(kernel::Solid);
     const std::uint32_t bits = skipped ? __ldg(skipped + warp / 32) : 0u;
     const bool mine = kind == kernel::Bulk && !((bits >> (warp % 32)) & 1u);
     if constexpr (std::is_same_v<typename K::Layout, storage::TiledBox>) {
@@ -80,16 +94,8 @@ __device__ __forceinline__ void bulk_block(const K& k, storage::index_t block, s
             for (int j = threadIdx.x; j < 27 * tiles; j += blockDim.x)
                 around[j] = first + j / 27 < stored ? __ldg(layout.near + 27 * first + j) : 0;
             __syncthreads();
-            if (mine) {
-                const storage::TiledBox::Cursor s{layout.map, around + 27 * (threadIdx.x / storage::TiledBox::tile_cells),
-                                                  {layout.n[0], layout.n[1], layout.n[2]}, {layout.t[0], layout.t[1]},
-                                                  {0, 0, 0}};  // base: read only without the table
-                // The table is there: without this the compiler kept TiledBox::neighbour's
-                // test of it, and the path without it, at every link (a branch and its
-                // convergence barrier each; sm_90 SASS of the FP16 bulk kernel).
-                __builtin_assume(s.near != nullptr);
-                k.update_bulk_at(cell, s);
-            }
+            if (mine)
+                k.update_bulk_at(cell, shared_tile_cursor(layout, around + 27 * (threadIdx.x / storage::TiledBox::tile_cells)));
             return;
         }
     }
@@ -133,7 +139,7 @@ __device__ __forceinline__ void warp_update(const K& k, storage::index_t first_c
     // In 32 bits in a box layout, as in bulk_block.
     const storage::index_t cell = tiled ? first_cell + lane : storage::index_t(std::uint32_t(first_cell) + lane);
     const bool recorded = (lanes >> lane) & 1u;
-    const std::uint8_t kind = recorded || cell >= cells ? std::uint8_t(kernel::Solid) : __ldg(k.in.node_class + cell);
+    const std::uint8_t kind = recorded || cell >= cells ? std::uint8_t(kernel::Solid) : kernel::class_at(k.in.node_class, cell);
     const bool plain = plain_cells && kind == (kernel::Boundary | kernel::Plain);
     const bool runs = recorded || plain || kind == kernel::Bulk;
     kernel::ReflectingCell r = recorded ? records[__popc(lanes & ((1u << lane) - 1u))]
@@ -164,24 +170,17 @@ __device__ __forceinline__ void warp_update(const K& k, storage::index_t first_c
                     if (plain) {  // as kernel::plain_links: the links from solid nodes
                         const int l = int(cell & 63);
                         const int at = (l & 3) + 1 + 6 * (((l >> 2) & 3) + 1) + 36 * ((l >> 4) - z0);
-                        std::uint32_t solid = 0;
-                        BARRACUDA_UNROLL
-                        for (int i = 0; i < L::Q; ++i) {
-                            if (L::c(i, 0) == 0 && L::c(i, 1) == 0 && L::c(i, 2) == 0) continue;
-                            const int from = at - L::c(i, 0) - 6 * L::c(i, 1) - 36 * L::c(i, 2);
-                            solid |= std::uint32_t(kernel::path_of(classes[from]) == kernel::Solid) << i;
-                        }
-                        r = {cell, solid, 0u, 0u, -1};
+                        r = {cell, kernel::solid_links<L>([&](int i) {
+                                 return classes[at - L::c(i, 0) - 6 * L::c(i, 1) - 36 * L::c(i, 2)];
+                             }),
+                             0u, 0u, -1};
                     }
                 }
             }
             if (runs) {
                 int pos[3];
                 layout.position(cell, pos);
-                const storage::TiledBox::Cursor s{layout.map, mine, {layout.n[0], layout.n[1], layout.n[2]},
-                                                  {layout.t[0], layout.t[1]}, {0, 0, 0}};  // base: read only without the table
-                __builtin_assume(s.near != nullptr);  // as in bulk_block
-                k.template update_reflecting_at<Open>(r, s, pos);
+                k.template update_reflecting_at<Open>(r, shared_tile_cursor(layout, mine), pos);
             }
             return;
         }
@@ -203,8 +202,18 @@ __device__ __forceinline__ void warp_update(const K& k, storage::index_t first_c
 // (H100, sphere duct: 2 kB of DRAM traffic a cell against 153 B in the bulk kernel;
 // docs/performance.md). Open: warps with open faces' records (their Zou-He, regularized
 // or equilibrium completion); the others run without that code, in fewer registers.
+/// Resident blocks asked of record_warp_kernel: the walls' warps of an uncoupled FP32
+/// two-copy model fit 56 registers without spilling (sm_90, D3Q19 BGK, TRT, MRT and
+/// regularized), 9 blocks of 128 threads an SM where their natural 63 allowed 8: a record
+/// warp's update waits on memory (Nsight Compute: 70% of its stalls on loads), and more
+/// warps hide more of it. The others (open faces' code, coupled scalars, FP64, in place)
+/// spill there, and are left as the compiler makes them.
 template <bool Open, class K>
-__global__ void __launch_bounds__(update_block_size)
+inline constexpr int record_warp_blocks =
+    !Open && !K::coupled && sizeof(typename K::T) == 4 && std::remove_cvref_t<decltype(K::in.store)>::copies == 2 ? 9 : 1;
+
+template <bool Open, class K>
+__global__ void __launch_bounds__(update_block_size, record_warp_blocks<Open, K>)
     record_warp_kernel(const __grid_constant__ K k, const RecordWarp* warps, storage::index_t count,
                        const kernel::ReflectingCell* records, storage::index_t cells) {
     constexpr int per_block = update_block_size / 32;
@@ -948,8 +957,9 @@ public:
     std::int64_t memory_bytes() const override {
         return backend::memory_bytes<L>(setup_) +
                std::int64_t((boundary_cells_.size() + general_cells_.size()) * sizeof(storage::index_t) +
-                            (records_.size() + open_records_.size() + wall_records_.size()) * sizeof(kernel::ReflectingCell) +
-                            (open_warps_.size() + wall_warps_.size()) * sizeof(RecordWarp) +
+                            (records_.size() + open_records_.size() + wall_records_.size() + all_cells_.size()) *
+                                sizeof(kernel::ReflectingCell) +
+                            (open_warps_.size() + wall_warps_.size() + all_warps_.size()) * sizeof(RecordWarp) +
                             (skipped_warps_.size() + plain_warps_.size()) * sizeof(std::uint32_t) +
                             schedule_.size() * sizeof(std::int32_t));
     }
@@ -1250,7 +1260,8 @@ private:
             launch_boundary(k, side_[0], side_[1], side_[2]);
             for (int j = 0; j < sides; ++j) check(cudaEventRecord(join_[j], side_[j]), "cudaEventRecord");
         }
-        bulk_kernel<<<b, update_block_size, 0, stream_>>>(k, cells_, skipped_warps());
+        if (form_ != Form::AllWarps && form_ != Form::AllPacked)
+            bulk_kernel<<<b, update_block_size, 0, stream_>>>(k, cells_, skipped_warps());
         if (side)
             for (int j = 0; j < sides; ++j) check(cudaStreamWaitEvent(stream_, join_[j], 0), "cudaStreamWaitEvent");
         if constexpr (sizeof(S) == 2) tick_kernel<<<1, 1, 0, stream_>>>(clock_.get());
@@ -1301,38 +1312,95 @@ private:
         launch_general(k, general_cells_, general);
         launch_plain(k, reflecting);
         constexpr storage::index_t per_block = update_block_size / 32;
-        // Each kernel inlines the record path; FP16 storage compiles the packed form alone.
+        // Each kernel inlines the record path.
         if constexpr (whole_warps) {
-            if (form_ == Form::WholeWarps) {
+            if (form_ == Form::WholeWarps || form_ == Form::AllWarps) {
                 if (const auto n = storage::index_t(open_warps_.size()))
                     record_warp_kernel<true><<<unsigned((n + per_block - 1) / per_block), update_block_size, 0,
                                                open>>>(k, open_warps_.get(), n, records_.get(), cells_);
-                if (const auto n = storage::index_t(wall_warps_.size()))
+                const auto& walls = form_ == Form::AllWarps ? all_warps_ : wall_warps_;
+                if (const auto n = storage::index_t(walls.size()))
                     record_warp_kernel<false><<<unsigned((n + per_block - 1) / per_block), update_block_size, 0,
-                                                reflecting>>>(k, wall_warps_.get(), n, records_.get(), cells_);
+                                                reflecting>>>(k, walls.get(), n, records_.get(), cells_);
                 return;
             }
         }
         if (const auto n = storage::index_t(open_records_.size()))
             reflecting_kernel<true><<<unsigned((n + update_block_size - 1) / update_block_size), update_block_size, 0,
                                       open>>>(k, open_records_.get(), n);
-        if (const auto n = storage::index_t(wall_records_.size()))
+        const auto& walls = form_ == Form::AllPacked ? all_cells_ : wall_records_;
+        if (const auto n = storage::index_t(walls.size()))
             reflecting_kernel<false><<<unsigned((n + update_block_size - 1) / update_block_size), update_block_size, 0,
-                                       reflecting>>>(k, wall_records_.get(), n);
+                                       reflecting>>>(k, walls.get(), n);
     }
     /// The bulk kernel's bit per warp of the warps updated whole (plan_skipped_warps).
     const std::uint32_t* skipped_warps() const { return skipped_warps_.get(); }
     /// The records' forms (RecordForm) in this engine: a candidate and its blocks.
-    enum class Form { WholeWarps, Packed, Interleaved };
+    enum class Form { WholeWarps, AllWarps, Packed, AllPacked, Interleaved };
     struct Candidate {
         Form form;
         std::vector<std::int32_t> schedule;  // Interleaved: step_kernel's blocks
         std::string name;                    // for BARRACUDA_FORM_TIMES
     };
+    /// Form::AllWarps: the walls' record warps and, in index order among them, every other
+    /// warp with a bulk cell and no open face's record (a RecordWarp without record lanes,
+    /// whose bulk cells record_warp_kernel updates as streaming records: the bulk update,
+    /// bit for bit), so that no bulk kernel runs. Where nearly every warp holds a record (a
+    /// porous medium in dense storage: 93% of the warps of a sphere pack at porosity 0.6),
+    /// the bulk kernel's launch over the whole box skipped all but a few warps and took 13%
+    /// of the step after the records' kernel (Nsight Compute, H200). Empty (no candidate)
+    /// unless a quarter or more of the warps hold records, in a box layout without Plain
+    /// cells (sparse storage's warps have their own kernel).
+    std::vector<RecordWarp> every_warp(const std::vector<RecordWarp>& walls, const std::vector<RecordWarp>& open) const {
+        const storage::index_t warps = (cells_ + 31) / 32;
+        if (!Kernel::Layout::narrow || !plain_warps_all_.empty() || 4 * storage::index_t(walls.size() + open.size()) < warps)
+            return {};
+        std::vector<std::uint8_t> taken(std::size_t(warps), 0);
+        for (const auto& w : open) taken[std::size_t(w.first_cell / 32)] = 1;
+        std::vector<RecordWarp> all;
+        std::size_t next = 0;
+        for (storage::index_t w = 0; w < warps; ++w) {
+            if (next < walls.size() && walls[next].first_cell == 32 * w) {
+                all.push_back(walls[next++]);
+                continue;
+            }
+            if (taken[std::size_t(w)]) continue;
+            for (storage::index_t c = 32 * w; c < std::min(cells_, 32 * w + 32); ++c)
+                if (host_class_[std::size_t(c)] == kernel::Bulk) {
+                    all.push_back(RecordWarp{32 * w, 0, 0u});
+                    break;
+                }
+        }
+        return all;
+    }
+    /// Form::AllPacked: the walls' records and a streaming record for every bulk cell, in
+    /// index order, packed 32 to a warp (reflecting_kernel), and no bulk kernel: every lane
+    /// a fluid cell, where a porous medium's whole warps leave a third or more of theirs on
+    /// solid nodes, at 24 B read a cell more. Offered where every_warp is and the list
+    /// takes at most a quarter of the GPU's free memory (the memory check before the run
+    /// did not count it: 24 B a fluid cell beside FP16 in place's 39).
+    std::vector<kernel::ReflectingCell> every_cell(const std::vector<kernel::ReflectingCell>& walls) const {
+        std::size_t fluid = walls.size(), free = 0, total = 0;
+        for (storage::index_t c = 0; c < cells_; ++c) fluid += host_class_[std::size_t(c)] == kernel::Bulk;
+        check(cudaMemGetInfo(&free, &total), "cudaMemGetInfo");
+        if (fluid * sizeof(kernel::ReflectingCell) > free / 4) return {};
+        std::vector<kernel::ReflectingCell> all;
+        all.reserve(fluid);
+        std::size_t next = 0;
+        for (storage::index_t c = 0; c < cells_; ++c) {
+            if (next < walls.size() && walls[next].cell == c) {
+                all.push_back(walls[next++]);
+                continue;
+            }
+            if (host_class_[std::size_t(c)] == kernel::Bulk)
+                all.push_back(kernel::ReflectingCell::streaming(c, Kernel::thermal ? Kernel::Scalar::Q : 0));
+        }
+        return all;
+    }
     /// The forms of the records' update (RecordForm): the records packed, beside the bulk
-    /// kernel or interleaved with its blocks in one launch (step_kernel's schedules), and
-    /// (FP32, FP64) the warps of 32 cells that hold them with the bit of each that
-    /// bulk_kernel skips; the records and warps each split by whether a record is an open
+    /// kernel or interleaved with its blocks in one launch (step_kernel's schedules), the
+    /// warps of 32 cells that hold them with the bit of each that bulk_kernel skips, and
+    /// every warp whole (every_warp); the records and warps each split by whether a record is an open
     /// face's (its kernels run the open faces' code, the others run without it). The forms
     /// not in use are freed once one is chosen (keep_form). `records` in index order
     /// (kernel::split_boundary_cells).
@@ -1341,6 +1409,7 @@ private:
         for (const auto& r : records) (r.open() ? open_packed : walls_packed).push_back(r);
         open_records_ = upload(open_packed, "copy open face cells");
         wall_records_ = upload(walls_packed, "copy reflecting cells");
+        all_cells_ = decltype(all_cells_)();
         if constexpr (whole_warps) {
             std::vector<RecordWarp> open, walls;
             host_record_warps_.clear();
@@ -1359,13 +1428,17 @@ private:
             }
             records_ = upload(records, "copy reflecting cells");
             open_warps_ = upload(open, "copy record warps");
+            all_warps_ = upload(every_warp(walls, open), "copy record warps");
+            if (all_warps_.size() > 0) all_cells_ = upload(every_cell(walls_packed), "copy every cell's record");
             wall_warps_ = upload(walls, "copy record warps");
         }
         // The candidates: whole warps (where compiled), packed, interleaved with leads of
         // 1, 2, 3 and 4 waves of resident blocks, and every record block first.
         candidates_.clear();
-        if (records.empty()) return keep_form(Candidate{whole_warps ? Form::WholeWarps : Form::Packed, {}, {}});
+        if (records.empty()) return keep_form(Candidate{default_form, {}, {}});
         if (whole_warps) candidates_.push_back({Form::WholeWarps, {}, "whole warps"});
+        if (all_warps_.size() > 0) candidates_.push_back({Form::AllWarps, {}, "every warp whole"});
+        if (all_cells_.size() > 0) candidates_.push_back({Form::AllPacked, {}, "every fluid cell packed"});
         candidates_.push_back({Form::Packed, {}, "packed"});
         if constexpr (interleavable) {
             // The launched kernel's occupancy (in place: the even steps' kernel).
@@ -1389,9 +1462,12 @@ private:
             trial_ = 0, trial_steps_ = 0, trial_ms_.assign(candidates_.size(), 0.0f);
             return;
         }
-        Form f = whole_warps ? Form::WholeWarps : Form::Packed;  // Timed on a subdomain, WholeWarps
+        Form f = default_form;  // Timed on a subdomain, the default
+        if (asked == RecordForm::WholeWarps) f = Form::WholeWarps;
         if (asked == RecordForm::Packed) f = Form::Packed;
         if (asked == RecordForm::Interleaved) f = interleavable ? Form::Interleaved : Form::Packed;
+        if (asked == RecordForm::AllWarps && all_warps_.size() > 0) f = Form::AllWarps;
+        if (asked == RecordForm::AllPacked && all_cells_.size() > 0) f = Form::AllPacked;
         for (auto& c : candidates_)  // the first of its form (interleaved: a lead of one wave)
             if (c.form == f) return keep_form(std::move(c));
     }
@@ -1407,7 +1483,7 @@ private:
     /// among them) and the other warps with Plain cells; packed or interleaved, every warp
     /// with Plain cells (its records, if any, packed apart).
     void plan_skipped_warps() {
-        const bool whole = form_ == Form::WholeWarps;
+        const bool whole = form_ == Form::WholeWarps || form_ == Form::AllWarps;
         std::vector<std::uint32_t> bits, plain;
         auto has = [&](std::uint32_t w) { return !bits.empty() && ((bits[w / 32] >> (w % 32)) & 1u); };
         auto mark = [&](std::uint32_t w) {
@@ -1460,11 +1536,15 @@ private:
         use_form(c);
         form_pending_ = false;
         candidates_.clear();
-        if (form_ != Form::WholeWarps)
-            records_ = decltype(records_)(), open_warps_ = decltype(open_warps_)(), wall_warps_ = decltype(wall_warps_)();
+        if (form_ != Form::WholeWarps && form_ != Form::AllWarps)
+            records_ = decltype(records_)(), open_warps_ = decltype(open_warps_)();
+        if (form_ != Form::WholeWarps) wall_warps_ = decltype(wall_warps_)();
+        if (form_ != Form::AllWarps) all_warps_ = decltype(all_warps_)();
+        if (form_ != Form::AllPacked) all_cells_ = decltype(all_cells_)();
+        if (form_ == Form::AllPacked) wall_records_ = decltype(wall_records_)();
         std::vector<std::uint32_t>().swap(host_record_warps_);
         std::vector<std::uint32_t>().swap(plain_warps_all_);
-        if (form_ == Form::WholeWarps)
+        if (form_ == Form::WholeWarps || form_ == Form::AllWarps)
             open_records_ = decltype(open_records_)(), wall_records_ = decltype(wall_records_)();
         if (form_ != Form::Interleaved) schedule_ = decltype(schedule_)();
     }
@@ -1657,15 +1737,20 @@ private:
     DeviceArray<storage::index_t> boundary_cells_;  // their list, with a coupled scalar (the heat balance's tally)
     DeviceArray<storage::index_t> general_cells_;   // those the general path updates (boundary_kernel)
     DeviceArray<kernel::ReflectingCell> records_;   // the others' records in whole warps, in index order
-    /// The whole-warp form compiled (FP32, FP64); FP16 storage packs the records always.
-    static constexpr bool whole_warps = sizeof(S) != 2;
+    /// The whole-warp forms compiled: every precision. FP16 storage starts from the packed
+    /// form (where its kernels are bound by instruction issue, the record path's per-link
+    /// choices on a face warp's bulk cells cost more than they save: docs/performance.md)
+    /// and takes a whole-warp form only where the timed trial finds it faster (porous
+    /// media, nearly every warp a record warp); the others start from whole warps.
+    static constexpr bool whole_warps = true;
+    static constexpr Form default_form = sizeof(S) == 2 ? Form::Packed : Form::WholeWarps;
     /// The interleaved form compiled: dense layouts. Sparse storage's bulk blocks read their
     /// neighbour tiles into shared memory first; step_kernel would do that too, but it has
     /// not run on a GPU with them yet (session 33 had no device time left for it).
     static constexpr bool interleavable = !std::is_same_v<typename Kernel::Layout, storage::TiledBox>;
     /// The forms of the records' update (plan_record_warps), the one in use and, while
     /// RecordForm::Timed has not chosen, the candidates and their times (try_forms).
-    Form form_ = whole_warps ? Form::WholeWarps : Form::Packed;
+    Form form_ = default_form;
     bool form_pending_ = false;
     std::vector<Candidate> candidates_;
     std::size_t trial_ = 0;
@@ -1674,8 +1759,10 @@ private:
     std::vector<float> trial_ms_;
     cudaEvent_t trial_start_ = nullptr, trial_end_ = nullptr;  // made at the first trial
     DeviceArray<kernel::ReflectingCell> open_records_, wall_records_;  // the records packed
+    DeviceArray<kernel::ReflectingCell> all_cells_;  // Form::AllPacked: wall_records_ and the bulk cells (every_cell)
     DeviceArray<std::int32_t> schedule_;  // step_kernel's blocks (interleaved_schedule)
     DeviceArray<RecordWarp> open_warps_, wall_warps_;  // the warps that hold them (record_warp_kernel)
+    DeviceArray<RecordWarp> all_warps_;  // Form::AllWarps: wall_warps_ and the warps of bulk cells alone (every_warp)
     DeviceArray<std::uint32_t> skipped_warps_;  // a bit per warp that bulk_kernel skips (plan_skipped_warps)
     DeviceArray<std::uint32_t> plain_warps_;    // the warps plain_warp_kernel runs, in index order
     // Until a form is kept: the warps with records (whole-warp form) and those with Plain cells.
