@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "backend/engine.hpp"
+#include "backend/tiled_engine.hpp"
 #include "io/case_file.hpp"
 #include "kernel/node_class.hpp"
 #include "kernel/reflecting_cells.hpp"
@@ -220,24 +221,6 @@ std::pair<std::size_t, std::size_t> plain_records(const backend::EngineSetup& s)
     return {plain, other};
 }
 
-/// The setup of the tiles a sparse engine steps (backend/tiled_engine.cpp): the box's
-/// tiles with a non-solid node, its cells' node kinds (solid where no node of the box is).
-backend::EngineSetup tiled(const backend::EngineSetup& box, storage::TileTables& tables) {
-    tables = storage::TileTables::build(box.grid.n, box.grid.periodic, [&](storage::index_t c) {
-        return box.node_kind[std::size_t(c)] != boundary::Solid;
-    });
-    backend::EngineSetup s = box;
-    s.storage = storage::Storage::Sparse;
-    s.grid.tiles = &tables;
-    s.node_kind.assign(std::size_t(s.grid.cells()), boundary::Solid);
-    for (int z = 0; z < box.grid.n[2]; ++z)
-        for (int y = 0; y < box.grid.n[1]; ++y)
-            for (int x = 0; x < box.grid.n[0]; ++x)
-                if (s.grid.holds(x, y, z))
-                    s.node_kind[std::size_t(s.grid.index(x, y, z))] = box.node_kind[std::size_t(box.grid.index(x, y, z))];
-    return s;
-}
-
 TEST(ReflectingCells, PlainCellsAreThoseBesideRestingSolidsAlone) {
     // The channels: the resting block's surface is plain; walls, the lid, the faces and the
     // moving plate's neighbours are not.
@@ -257,8 +240,8 @@ TEST(ReflectingCells, PlainCellsAreThoseBesideRestingSolidsAlone) {
     // reads the tile map) and a duct with walls, open faces and a moving box (the
     // neighbour-tile table). Every record of the porous box is plain.
     storage::TileTables porous_tiles, duct_tiles;
-    const auto porous = tiled(sim::engine_setup(io::parse_case_string(test::porous_case("lattice = \"D3Q19\"", 1))),
-                              porous_tiles);
+    const auto porous = backend::tiled_setup(
+        sim::engine_setup(io::parse_case_string(test::porous_case("lattice = \"D3Q19\"", 1))), porous_tiles);
     ASSERT_TRUE(porous_tiles.near.empty());  // 26 x 22 x 18, periodic: no neighbour-tile table
     const auto [pp, op] = plain_records<lattice::D3Q19, lattice::NoScalar, storage::TiledBox>(porous);
     EXPECT_GT(pp, 1000u);
@@ -268,13 +251,13 @@ TEST(ReflectingCells, PlainCellsAreThoseBesideRestingSolidsAlone) {
     storage::TileTables aligned_tiles;
     std::string aligned_text = test::porous_case("lattice = \"D3Q15\"", 1);
     aligned_text.replace(aligned_text.find("[26, 22, 18]"), 12, "[28, 24, 20]");
-    const auto aligned = tiled(sim::engine_setup(io::parse_case_string(aligned_text)), aligned_tiles);
+    const auto aligned = backend::tiled_setup(sim::engine_setup(io::parse_case_string(aligned_text)), aligned_tiles);
     ASSERT_FALSE(aligned_tiles.near.empty());
     const auto [pa, oa] = plain_records<lattice::D3Q15, lattice::NoScalar, storage::TiledBox>(aligned);
     EXPECT_GT(pa, 1000u);
     EXPECT_EQ(oa, 0u);
-    const auto duct = tiled(sim::engine_setup(io::parse_case_string(test::duct_case("lattice = \"D3Q27\"", 1))),
-                            duct_tiles);
+    const auto duct = backend::tiled_setup(
+        sim::engine_setup(io::parse_case_string(test::duct_case("lattice = \"D3Q27\"", 1))), duct_tiles);
     ASSERT_FALSE(duct_tiles.near.empty());
     const auto [pd, od] = plain_records<lattice::D3Q27, lattice::NoScalar, storage::TiledBox>(duct);
     EXPECT_GT(pd, 50u);

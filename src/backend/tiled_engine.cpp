@@ -39,28 +39,9 @@ public:
             throw std::invalid_argument("sparse storage: the setup's grid must be the dense box");
         if (s.node_kind.size() != std::size_t(box_cells_))
             throw std::invalid_argument("sparse storage: one node kind per node of the box");
-        tables_ = storage::TileTables::build(box_.n, box_.periodic, [&](index_t c) { return !droppable(s.node_kind[std::size_t(c)]); });
-        // A rank's subdomain may hold no fluid (a solid part of a rock image): it then keeps
-        // the absent tile alone and still takes part in every exchange, with empty lists
-        // (sim::Simulation refuses a box with no fluid anywhere, on every rank alike).
-        if (tables_.stored_tiles() == 0 && s.halo.messages.empty())
-            throw CaseError("domain.storage = \"sparse\": the box holds no fluid node (every node is inside an obstacle)");
-        tiled_ = box_;
-        tiled_.tiles = &tables_;
+        EngineSetup inner = tiled_setup(s, tables_);
+        tiled_ = inner.grid;
         cells_ = tiled_.cells();
-        EngineSetup inner = s;
-        inner.storage = storage::Storage::Sparse;
-        inner.grid = tiled_;
-        inner.node_kind.assign(std::size_t(cells_), boundary::Solid);
-#pragma omp parallel for schedule(static)
-        for (index_t c = 0; c < cells_; ++c)
-            if (const index_t b = box_of(c); b >= 0) inner.node_kind[std::size_t(c)] = s.node_kind[std::size_t(b)];
-        for (auto& list : inner.force_links)
-            for (auto& link : list) link.cell = cell_of(link.cell);
-        for (auto& link : inner.wall_links) {
-            link.cell = cell_of(link.cell);
-            if (link.from >= 0) link.from = cell_of(link.from);
-        }
         translate_halo(s, inner);
         count_ = count_of(tables_, s.node_kind);
         inner_ = make(inner);
@@ -251,6 +232,44 @@ TileCount count_tiles(const int (&n)[3], const std::vector<std::uint8_t>& node_k
 std::optional<TileCount> tile_count_of(const Engine& engine) {
     if (const auto* tiled = dynamic_cast<const TiledEngine*>(&engine)) return tiled->count();
     return std::nullopt;
+}
+
+EngineSetup tiled_setup(const EngineSetup& s, storage::TileTables& tables) {
+    const storage::Grid& box = s.grid;
+    tables = storage::TileTables::build(box.n, box.periodic, [&](index_t c) { return !droppable(s.node_kind[std::size_t(c)]); });
+    // A rank's subdomain may hold no fluid (a solid part of a rock image): it then keeps
+    // the absent tile alone and still takes part in every exchange, with empty lists
+    // (sim::Simulation refuses a box with no fluid anywhere, on every rank alike).
+    if (tables.stored_tiles() == 0 && s.halo.messages.empty())
+        throw CaseError("domain.storage = \"sparse\": the box holds no fluid node (every node is inside an obstacle)");
+    EngineSetup inner = s;
+    inner.storage = storage::Storage::Sparse;
+    inner.grid = box;
+    inner.grid.tiles = &tables;
+    const storage::Grid& tiled = inner.grid;
+    const index_t cells = tiled.cells();
+    // The cell of box node b (the absent tile's, solid, where its tile is not stored), and
+    // the box node of cell c (-1 for the absent tile's cells and tile parts beyond the box).
+    const auto cell_of = [&](index_t b) {
+        int p[3];
+        box.coordinates(b, p);
+        return tiled.index(p[0], p[1], p[2]);
+    };
+    inner.node_kind.assign(std::size_t(cells), boundary::Solid);
+#pragma omp parallel for schedule(static)
+    for (index_t c = 0; c < cells; ++c) {
+        int p[3];
+        tiled.coordinates(c, p);
+        if (p[0] < box.n[0] && p[1] < box.n[1] && p[2] < box.n[2])
+            inner.node_kind[std::size_t(c)] = s.node_kind[std::size_t(box.index(p[0], p[1], p[2]))];
+    }
+    for (auto& list : inner.force_links)
+        for (auto& link : list) link.cell = cell_of(link.cell);
+    for (auto& link : inner.wall_links) {
+        link.cell = cell_of(link.cell);
+        if (link.from >= 0) link.from = cell_of(link.from);
+    }
+    return inner;
 }
 
 std::unique_ptr<Engine> make_tiled_engine(const EngineSetup& s, std::unique_ptr<Engine> (*make)(const EngineSetup&)) {

@@ -21,11 +21,22 @@
 
 #include "backend/engine.hpp"
 
+namespace barracuda::storage {
+struct TileTables;
+}
+
 namespace barracuda::backend {
 
 /// The engine of a sparse setup: `make` builds the configured engine from the setup
 /// in tile order. Throws CaseError when the box holds no fluid node.
 std::unique_ptr<Engine> make_tiled_engine(const EngineSetup& s, std::unique_ptr<Engine> (*make)(const EngineSetup&));
+
+/// The setup of the engine that steps a sparse setup's tiles, whose tables it builds into
+/// `tables` (the returned grid points to them): sparse storage, the tiled grid, the stored
+/// cells' node kinds (Solid where a cell holds no node of the box), the force and wall
+/// links moved to stored cells. Not a rank's halo (make_tiled_engine's engine moves it).
+/// Throws CaseError when the box holds no fluid node (on one rank).
+EngineSetup tiled_setup(const EngineSetup& s, storage::TileTables& tables);
 
 /// The tiles a sparse run of these node kinds (the dense box's, x fastest) stores, and
 /// the box's: for the memory estimate, `storage = "auto"` and the summary.
