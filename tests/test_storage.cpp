@@ -10,6 +10,7 @@
 #include <random>
 
 #include "support.hpp"
+#include "common/error.hpp"
 #include "storage/half.hpp"
 #include "storage/layout.hpp"
 #include "storage/two_copy.hpp"
@@ -256,6 +257,22 @@ TEST(Storage, BulkNeighboursAreTheLinksCells) {
     const storage::SublatticeBox half{{4094, 2048, 1024}, {true, true, true}};
     ASSERT_LE(half.cells(), storage::max_box_cells);
     check_bulk_neighbours<lattice::D3Q13>(half, nodes);
+}
+
+// The engines refuse a dense box beyond max_box_cells before allocating anything
+// (backend/offered.cpp): `barracuda bench` builds its engines without sim::Simulation's
+// check, and a box of 2^32 cells would wrap the stores' 32-bit cell count to zero.
+TEST(Storage, EnginesRefuseDenseBoxesBeyondTheirAddresses) {
+    backend::EngineSetup s;
+    s.lattice = lattice::Kind::D2Q9;
+    s.grid.n[0] = 65536, s.grid.n[1] = 65536, s.grid.n[2] = 1;  // 2^32 cells, D2Q9 FP16 fits an H200
+    ASSERT_GT(s.grid.cells(), storage::max_box_cells);
+    try {
+        backend::make_cpu_engine(s);
+        ADD_FAILURE() << "a dense box of 2^32 cells was accepted";
+    } catch (const CaseError& e) {
+        EXPECT_NE(std::string(e.what()).find("4294967295"), std::string::npos) << e.what();
+    }
 }
 
 struct PatternCase {

@@ -12,6 +12,7 @@
 #include "backend/offered_build.hpp"  // generated: which CUDA units this build holds
 #include "backend/tiled_engine.hpp"
 #include "common/error.hpp"
+#include "storage/layout.hpp"
 
 namespace barracuda::backend {
 
@@ -289,16 +290,28 @@ void require_binary_support(const EngineSetup& s) {
                                     "absorbing layers or interpolated walls)");
 }
 
+/// A box layout addresses fewer than 2^32 cells (storage/layout.hpp's max_box_cells). Every
+/// engine maker refuses more here: sim::Simulation says so first, in the case's keys, but
+/// `barracuda bench` and the tests build their engines directly.
+void require_box_cells(const EngineSetup& s) {
+    if (s.storage != storage::Storage::Sparse && s.grid.cells() > storage::max_box_cells)
+        throw CaseError("a dense box of " + std::to_string(s.grid.cells()) + " cells: a dense layout addresses at most " +
+                        std::to_string(storage::max_box_cells) +
+                        " (2^32 - 1); use more ranks (mpirun), or sparse storage where much of the box is solid");
+}
+
 }  // namespace
 
 std::unique_ptr<Engine> make_cpu_engine(const EngineSetup& s) {
     require_binary_support(s);
+    require_box_cells(s);
     const Offer& o = offer_for(s);
     return s.storage == storage::Storage::Sparse ? make_tiled_engine(s, o.cpu) : o.cpu(s);
 }
 
 std::unique_ptr<Engine> make_cuda_engine(const EngineSetup& s) {
     require_binary_support(s);
+    require_box_cells(s);
     const Offer& o = offer_for(s);
     if (!cuda_built())
         throw ResourceError("backend = cuda: this binary was built without the CUDA backend (nvcc was not found)");

@@ -202,15 +202,20 @@ __device__ __forceinline__ void warp_update(const K& k, storage::index_t first_c
 // (H100, sphere duct: 2 kB of DRAM traffic a cell against 153 B in the bulk kernel;
 // docs/performance.md). Open: warps with open faces' records (their Zou-He, regularized
 // or equilibrium completion); the others run without that code, in fewer registers.
-/// Resident blocks asked of record_warp_kernel: the walls' warps of an uncoupled FP32
-/// two-copy model fit 56 registers without spilling (sm_90, D3Q19 BGK, TRT, MRT and
-/// regularized), 9 blocks of 128 threads an SM where their natural 63 allowed 8: a record
-/// warp's update waits on memory (Nsight Compute: 70% of its stalls on loads), and more
-/// warps hide more of it. The others (open faces' code, coupled scalars, FP64, in place)
-/// spill there, and are left as the compiler makes them.
+/// Resident blocks asked of record_warp_kernel: the walls' warps of an uncoupled two-copy
+/// model with FP32 arithmetic (FP32 or FP16 storage) on a box layout with at most 19
+/// velocities fit 56 registers (sm_90, D3Q19: BGK, TRT, MRT and regularized without
+/// spilling in FP32; in FP16 one of the four spills 4 B), 9 blocks of 128 threads an SM where their natural 63
+/// allowed 8: a record warp's update waits on memory (Nsight Compute: 70% of its stalls on
+/// loads), and more warps hide more of it. The others (open faces' code, coupled scalars,
+/// FP64, in place, D3Q27, sparse storage's shared neighbourhoods) spill there or were not
+/// checked, and are left as the compiler makes them.
 template <bool Open, class K>
 inline constexpr int record_warp_blocks =
-    !Open && !K::coupled && sizeof(typename K::T) == 4 && std::remove_cvref_t<decltype(K::in.store)>::copies == 2 ? 9 : 1;
+    !Open && !K::coupled && sizeof(typename K::T) == 4 && K::Lattice::Q <= 19 && K::Layout::narrow &&
+            std::remove_cvref_t<decltype(K::in.store)>::copies == 2
+        ? 9
+        : 1;
 
 template <bool Open, class K>
 __global__ void __launch_bounds__(update_block_size, record_warp_blocks<Open, K>)
@@ -1353,7 +1358,9 @@ private:
     /// cells (sparse storage's warps have their own kernel).
     std::vector<RecordWarp> every_warp(const std::vector<RecordWarp>& walls, const std::vector<RecordWarp>& open) const {
         const storage::index_t warps = (cells_ + 31) / 32;
-        if (!Kernel::Layout::narrow || !plain_warps_all_.empty() || 4 * storage::index_t(walls.size() + open.size()) < warps)
+        // Not on a subdomain of several ranks: its step (step_subdomain) runs the bulk kernel.
+        if (!Kernel::Layout::narrow || !plain_warps_all_.empty() || !setup_.halo.messages.empty() ||
+            4 * storage::index_t(walls.size() + open.size()) < warps)
             return {};
         std::vector<std::uint8_t> taken(std::size_t(warps), 0);
         for (const auto& w : open) taken[std::size_t(w.first_cell / 32)] = 1;
@@ -1377,13 +1384,14 @@ private:
     /// index order, packed 32 to a warp (reflecting_kernel), and no bulk kernel: every lane
     /// a fluid cell, where a porous medium's whole warps leave a third or more of theirs on
     /// solid nodes, at 24 B read a cell more. Offered where every_warp is and the list
-    /// takes at most a quarter of the GPU's free memory (the memory check before the run
-    /// did not count it: 24 B a fluid cell beside FP16 in place's 39).
+    /// takes at most an eighth of the GPU's free memory (the memory check before the run
+    /// did not count it: 24 B a fluid cell beside FP16 in place's 39; the host holds it
+    /// too until it is uploaded).
     std::vector<kernel::ReflectingCell> every_cell(const std::vector<kernel::ReflectingCell>& walls) const {
         std::size_t fluid = walls.size(), free = 0, total = 0;
         for (storage::index_t c = 0; c < cells_; ++c) fluid += host_class_[std::size_t(c)] == kernel::Bulk;
         check(cudaMemGetInfo(&free, &total), "cudaMemGetInfo");
-        if (fluid * sizeof(kernel::ReflectingCell) > free / 4) return {};
+        if (fluid * sizeof(kernel::ReflectingCell) > free / 8) return {};
         std::vector<kernel::ReflectingCell> all;
         all.reserve(fluid);
         std::size_t next = 0;
