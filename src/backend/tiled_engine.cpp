@@ -19,6 +19,22 @@ using storage::index_t;
 /// their tile, since links into them carry the obstacle's velocity by their kind).
 bool droppable(std::uint8_t kind) { return kind == boundary::Solid; }
 
+/// The cell of box node b in the tiled grid (the absent tile's, solid, where its tile is
+/// not stored).
+index_t tiled_cell(const storage::Grid& box, const storage::Grid& tiled, index_t b) {
+    int p[3];
+    box.coordinates(b, p);
+    return tiled.index(p[0], p[1], p[2]);
+}
+/// The box node of cell c of the tiled grid, from its tile's origin and its place in the
+/// tile; -1 for the absent tile's cells and tile parts beyond the box (their positions lie
+/// outside).
+index_t box_node(const storage::Grid& box, const storage::Grid& tiled, index_t c) {
+    int p[3];
+    tiled.coordinates(c, p);
+    return p[0] < box.n[0] && p[1] < box.n[1] && p[2] < box.n[2] ? box.index(p[0], p[1], p[2]) : -1;
+}
+
 /// The counts of tables built from these node kinds.
 TileCount count_of(const storage::TileTables& t, const std::vector<std::uint8_t>& node_kind) {
     TileCount out;
@@ -159,19 +175,8 @@ private:
         }
     }
 
-    /// The cell of box node b (the absent tile's, solid, where its tile is not stored).
-    index_t cell_of(index_t b) const {
-        int p[3];
-        box_.coordinates(b, p);
-        return tiled_.index(p[0], p[1], p[2]);
-    }
-    /// The box node of cell c, from its tile's origin and its place in the tile; -1 for
-    /// the absent tile's cells and tile parts beyond the box (their positions lie outside).
-    index_t box_of(index_t c) const {
-        int p[3];
-        tiled_.coordinates(c, p);
-        return p[0] < box_.n[0] && p[1] < box_.n[1] && p[2] < box_.n[2] ? box_.index(p[0], p[1], p[2]) : -1;
-    }
+    index_t cell_of(index_t b) const { return tiled_cell(box_, tiled_, b); }
+    index_t box_of(index_t c) const { return box_node(box_, tiled_, c); }
     /// Box order -> tile order: `per` values per cell in blocks of `blocks` (the layout
     /// [k * cells + cell] of accumulated sums when blocks > 1); cells of no box node get `fill`.
     std::vector<double> compact(const std::vector<double>& box, int per, double fill, int blocks = 1) const {
@@ -248,26 +253,15 @@ EngineSetup tiled_setup(const EngineSetup& s, storage::TileTables& tables) {
     inner.grid.tiles = &tables;
     const storage::Grid& tiled = inner.grid;
     const index_t cells = tiled.cells();
-    // The cell of box node b (the absent tile's, solid, where its tile is not stored), and
-    // the box node of cell c (-1 for the absent tile's cells and tile parts beyond the box).
-    const auto cell_of = [&](index_t b) {
-        int p[3];
-        box.coordinates(b, p);
-        return tiled.index(p[0], p[1], p[2]);
-    };
     inner.node_kind.assign(std::size_t(cells), boundary::Solid);
 #pragma omp parallel for schedule(static)
-    for (index_t c = 0; c < cells; ++c) {
-        int p[3];
-        tiled.coordinates(c, p);
-        if (p[0] < box.n[0] && p[1] < box.n[1] && p[2] < box.n[2])
-            inner.node_kind[std::size_t(c)] = s.node_kind[std::size_t(box.index(p[0], p[1], p[2]))];
-    }
+    for (index_t c = 0; c < cells; ++c)
+        if (const index_t b = box_node(box, tiled, c); b >= 0) inner.node_kind[std::size_t(c)] = s.node_kind[std::size_t(b)];
     for (auto& list : inner.force_links)
-        for (auto& link : list) link.cell = cell_of(link.cell);
+        for (auto& link : list) link.cell = tiled_cell(box, tiled, link.cell);
     for (auto& link : inner.wall_links) {
-        link.cell = cell_of(link.cell);
-        if (link.from >= 0) link.from = cell_of(link.from);
+        link.cell = tiled_cell(box, tiled, link.cell);
+        if (link.from >= 0) link.from = tiled_cell(box, tiled, link.from);
     }
     return inner;
 }

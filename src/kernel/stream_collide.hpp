@@ -394,20 +394,18 @@ struct StreamCollide {
         }
         in.layout.position(cell, pos);
         const auto s = in.layout.cursor(pos);
-        {
-            T f[L::Q];
-            in.gather_bulk(cell, s, f);
-            if constexpr (thermal) {
-                T g[Scalar::Q];
-                scalar.template gather_bulk<Layout>(cell, s, g);
-                collide_coupled(f, g);
-                absorb(f, pos);
-                put_bulk(cell, s, f, g);
-            } else {
-                collide_bulk(f, cell, s);
-                absorb(f, pos);
-                put_bulk(cell, s, f);
-            }
+        T f[L::Q];
+        in.gather_bulk(cell, s, f);
+        if constexpr (thermal) {
+            T g[Scalar::Q];
+            scalar.template gather_bulk<Layout>(cell, s, g);
+            collide_coupled(f, g);
+            absorb(f, pos);
+            put_bulk(cell, s, f, g);
+        } else {
+            collide_bulk(f, cell, s);
+            absorb(f, pos);
+            put_bulk(cell, s, f);
         }
     }
 

@@ -73,9 +73,9 @@ __device__ __forceinline__ void bulk_block(const K& k, storage::index_t block, s
     // more) and its blocks end by 2^32, so its threads' cells fit in 32 bits, and made
     // from a 32-bit number the index is known to fit: its populations' addresses are
     // 32-bit products (storage/access.hpp's DirectionArrays). Sparse storage numbers more.
-    constexpr bool narrow = !std::is_same_v<typename K::Layout, storage::TiledBox>;
-    const storage::index_t cell = narrow ? storage::index_t(std::uint32_t(block) * blockDim.x + threadIdx.x)
-                                         : block * blockDim.x + threadIdx.x;
+    const storage::index_t cell = K::Layout::narrow
+                                      ? storage::index_t(std::uint32_t(block) * blockDim.x + threadIdx.x)
+                                      : block * blockDim.x + threadIdx.x;
     // A warp with a bit in `skipped` is record_warp_kernel's or plain_warp_kernel's, its
     // bulk cells included. The cell's class and the warp's bit are loaded before any test,
     // side by side (tested one after the other, the second load would wait for the first).
@@ -137,7 +137,7 @@ __device__ __forceinline__ void warp_update(const K& k, storage::index_t first_c
     constexpr int per_block = update_block_size / 32;
     const unsigned lane = threadIdx.x % 32;
     // In 32 bits in a box layout, as in bulk_block.
-    const storage::index_t cell = tiled ? first_cell + lane : storage::index_t(std::uint32_t(first_cell) + lane);
+    const storage::index_t cell = K::Layout::narrow ? storage::index_t(std::uint32_t(first_cell) + lane) : first_cell + lane;
     const bool recorded = (lanes >> lane) & 1u;
     const std::uint8_t kind = recorded || cell >= cells ? std::uint8_t(kernel::Solid) : kernel::class_at(k.in.node_class, cell);
     const bool plain = plain_cells && kind == (kernel::Boundary | kernel::Plain);
@@ -1318,17 +1318,15 @@ private:
         launch_plain(k, reflecting);
         constexpr storage::index_t per_block = update_block_size / 32;
         // Each kernel inlines the record path.
-        if constexpr (whole_warps) {
-            if (form_ == Form::WholeWarps || form_ == Form::AllWarps) {
-                if (const auto n = storage::index_t(open_warps_.size()))
-                    record_warp_kernel<true><<<unsigned((n + per_block - 1) / per_block), update_block_size, 0,
-                                               open>>>(k, open_warps_.get(), n, records_.get(), cells_);
-                const auto& walls = form_ == Form::AllWarps ? all_warps_ : wall_warps_;
-                if (const auto n = storage::index_t(walls.size()))
-                    record_warp_kernel<false><<<unsigned((n + per_block - 1) / per_block), update_block_size, 0,
-                                                reflecting>>>(k, walls.get(), n, records_.get(), cells_);
-                return;
-            }
+        if (form_ == Form::WholeWarps || form_ == Form::AllWarps) {
+            if (const auto n = storage::index_t(open_warps_.size()))
+                record_warp_kernel<true><<<unsigned((n + per_block - 1) / per_block), update_block_size, 0, open>>>(
+                    k, open_warps_.get(), n, records_.get(), cells_);
+            const auto& walls = form_ == Form::AllWarps ? all_warps_ : wall_warps_;
+            if (const auto n = storage::index_t(walls.size()))
+                record_warp_kernel<false><<<unsigned((n + per_block - 1) / per_block), update_block_size, 0,
+                                            reflecting>>>(k, walls.get(), n, records_.get(), cells_);
+            return;
         }
         if (const auto n = storage::index_t(open_records_.size()))
             reflecting_kernel<true><<<unsigned((n + update_block_size - 1) / update_block_size), update_block_size, 0,
@@ -1407,8 +1405,9 @@ private:
     }
     /// The forms of the records' update (RecordForm): the records packed, beside the bulk
     /// kernel or interleaved with its blocks in one launch (step_kernel's schedules), the
-    /// warps of 32 cells that hold them with the bit of each that bulk_kernel skips, and
-    /// every warp whole (every_warp); the records and warps each split by whether a record is an open
+    /// warps of 32 cells that hold them with the bit of each that bulk_kernel skips, every
+    /// warp whole (every_warp) and every fluid cell packed (every_cell); the records and
+    /// warps each split by whether a record is an open
     /// face's (its kernels run the open faces' code, the others run without it). The forms
     /// not in use are freed once one is chosen (keep_form). `records` in index order
     /// (kernel::split_boundary_cells).
@@ -1418,33 +1417,32 @@ private:
         open_records_ = upload(open_packed, "copy open face cells");
         wall_records_ = upload(walls_packed, "copy reflecting cells");
         all_cells_ = decltype(all_cells_)();
-        if constexpr (whole_warps) {
-            std::vector<RecordWarp> open, walls;
-            host_record_warps_.clear();
-            for (std::size_t j = 0; j < records.size();) {
-                const storage::index_t warp = records[j].cell / 32;
-                RecordWarp w{32 * warp, storage::index_t(j), 0u};
-                bool any_open = false;
-                for (; j < records.size() && records[j].cell / 32 == warp; ++j) {
-                    if (j > 0 && records[j].cell <= records[j - 1].cell)
-                        throw std::logic_error("records out of index order");
-                    w.lanes |= 1u << (records[j].cell % 32);
-                    any_open = any_open || records[j].open();
-                }
-                (any_open ? open : walls).push_back(w);
-                host_record_warps_.push_back(std::uint32_t(warp));
+        std::vector<RecordWarp> open, walls;
+        host_record_warps_.clear();
+        for (std::size_t j = 0; j < records.size();) {
+            const storage::index_t warp = records[j].cell / 32;
+            RecordWarp w{32 * warp, storage::index_t(j), 0u};
+            bool any_open = false;
+            for (; j < records.size() && records[j].cell / 32 == warp; ++j) {
+                if (j > 0 && records[j].cell <= records[j - 1].cell)
+                    throw std::logic_error("records out of index order");
+                w.lanes |= 1u << (records[j].cell % 32);
+                any_open = any_open || records[j].open();
             }
-            records_ = upload(records, "copy reflecting cells");
-            open_warps_ = upload(open, "copy record warps");
-            all_warps_ = upload(every_warp(walls, open), "copy record warps");
-            if (all_warps_.size() > 0) all_cells_ = upload(every_cell(walls_packed), "copy every cell's record");
-            wall_warps_ = upload(walls, "copy record warps");
+            (any_open ? open : walls).push_back(w);
+            host_record_warps_.push_back(std::uint32_t(warp));
         }
-        // The candidates: whole warps (where compiled), packed, interleaved with leads of
-        // 1, 2, 3 and 4 waves of resident blocks, and every record block first.
+        records_ = upload(records, "copy reflecting cells");
+        open_warps_ = upload(open, "copy record warps");
+        all_warps_ = upload(every_warp(walls, open), "copy record warps");
+        if (all_warps_.size() > 0) all_cells_ = upload(every_cell(walls_packed), "copy every cell's record");
+        wall_warps_ = upload(walls, "copy record warps");
+        // The candidates: whole warps, every warp whole and every fluid cell packed (where
+        // offered), packed, interleaved with leads of 1, 2, 3 and 4 waves of resident
+        // blocks, and every record block first.
         candidates_.clear();
         if (records.empty()) return keep_form(Candidate{default_form, {}, {}});
-        if (whole_warps) candidates_.push_back({Form::WholeWarps, {}, "whole warps"});
+        candidates_.push_back({Form::WholeWarps, {}, "whole warps"});
         if (all_warps_.size() > 0) candidates_.push_back({Form::AllWarps, {}, "every warp whole"});
         if (all_cells_.size() > 0) candidates_.push_back({Form::AllPacked, {}, "every fluid cell packed"});
         candidates_.push_back({Form::Packed, {}, "packed"});
@@ -1745,12 +1743,11 @@ private:
     DeviceArray<storage::index_t> boundary_cells_;  // their list, with a coupled scalar (the heat balance's tally)
     DeviceArray<storage::index_t> general_cells_;   // those the general path updates (boundary_kernel)
     DeviceArray<kernel::ReflectingCell> records_;   // the others' records in whole warps, in index order
-    /// The whole-warp forms compiled: every precision. FP16 storage starts from the packed
-    /// form (where its kernels are bound by instruction issue, the record path's per-link
-    /// choices on a face warp's bulk cells cost more than they save: docs/performance.md)
-    /// and takes a whole-warp form only where the timed trial finds it faster (porous
-    /// media, nearly every warp a record warp); the others start from whole warps.
-    static constexpr bool whole_warps = true;
+    /// The form a run starts from. FP16 storage starts from the packed form (where its
+    /// kernels are bound by instruction issue, the record path's per-link choices on a
+    /// face warp's bulk cells cost more than they save: docs/performance.md) and takes a
+    /// whole-warp form only where the timed trial finds it faster (porous media, nearly
+    /// every warp a record warp); the others start from whole warps.
     static constexpr Form default_form = sizeof(S) == 2 ? Form::Packed : Form::WholeWarps;
     /// The interleaved form compiled: dense layouts. Sparse storage's bulk blocks read their
     /// neighbour tiles into shared memory first; step_kernel would do that too, but it has
