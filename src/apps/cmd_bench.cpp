@@ -428,6 +428,7 @@ void print_table_row(const Result& r) {
 /// with obstacles and open faces against the same box's bulk speed).
 struct CaseResult {
     std::string file, engine, bulk_note;
+    backend::RecordForm form = backend::RecordForm::None;  // the records' form kept (GPU)
     std::int64_t cells = 0, fluid_cells = 0, steps = 0, warmup_steps = 0;
     std::vector<double> mlups_all, bulk_mlups_all;
     double mlups = 0, bulk_mlups = 0, bytes_per_cell = 0, gbps = 0, percent_of_copy = 0;
@@ -503,6 +504,8 @@ int bench_cases(const Header& h, sim::BackendChoice b, const BenchOptions& o) {
             r.mlups = time_steps(s, r.cells, r.steps, r.warmup_steps, o.repetitions, r.mlups_all);
             r.bytes_per_cell = double(s.engine().bytes_per_cell_update());
             r.fluid_cells = s.observe_all(false).fluid_cells;
+            r.form = s.engine().record_form_in_use();
+            if (r.form != backend::RecordForm::None) r.engine += std::string(", records ") + backend::record_form_name(r.form);
         }
         r.gbps = r.mlups * r.bytes_per_cell / 1e3;
         r.percent_of_copy = h.copy.kernel_gbps > 0 ? 100.0 * r.gbps / (h.copy.kernel_gbps * comm.size()) : 0.0;

@@ -54,7 +54,22 @@ struct ScalarSetup {
 /// cell as a record of streamed links (AllPacked). Each gives every cell the same update,
 /// bit for bit; which is faster depends on the case (docs/performance.md): Timed runs some
 /// of the run's steps in each and keeps the fastest.
-enum class RecordForm { Timed, WholeWarps, Packed, Interleaved, AllWarps, AllPacked };
+/// None: an engine without records or without forms (Engine::record_form_in_use alone).
+enum class RecordForm { Timed, WholeWarps, Packed, Interleaved, AllWarps, AllPacked, None };
+
+/// A form's name, as the GPU engine's form times (BARRACUDA_FORM_TIMES) and bench give it.
+inline const char* record_form_name(RecordForm f) {
+    switch (f) {
+        case RecordForm::Timed: return "timed";
+        case RecordForm::WholeWarps: return "whole warps";
+        case RecordForm::Packed: return "packed";
+        case RecordForm::Interleaved: return "interleaved";
+        case RecordForm::AllWarps: return "every warp whole";
+        case RecordForm::AllPacked: return "every fluid cell packed";
+        case RecordForm::None: return "none";
+    }
+    return "none";
+}
 
 struct EngineSetup {
     lattice::Kind lattice = lattice::Kind::D3Q19;
@@ -254,6 +269,10 @@ public:
     /// Bytes the engine holds: populations, node classes and (GPU) the lists of boundary cells
     /// and of force links.
     virtual std::int64_t memory_bytes() const = 0;
+    /// The form of the records' update the engine steps with (EngineSetup::record_form):
+    /// Timed while a GPU engine still times its candidates; None without records, and
+    /// where an engine has no forms (the CPU's).
+    virtual RecordForm record_form_in_use() const { return RecordForm::None; }
 };
 
 /// The engine of the setup's configuration (backend/offered.cpp). Throws CaseError when

@@ -132,6 +132,7 @@ public:
     void restore_state(const EngineState& state) override { inner_->restore_state(state); }
     std::int64_t bytes_per_cell_update() const override { return inner_->bytes_per_cell_update(); }
     std::int64_t cells() const override { return box_cells_; }
+    RecordForm record_form_in_use() const override { return inner_->record_form_in_use(); }
     std::int64_t memory_bytes() const override {
         return inner_->memory_bytes() +
                std::int64_t((tables_.map.size() + tables_.origin.size() + tables_.near.size()) * sizeof(std::int32_t));

@@ -25,6 +25,7 @@
 // the macroscopic fields for output and observation, so they match what the
 // collision sees.
 #pragma once
+#include <cstddef>
 #include <cstdint>
 #include <type_traits>
 
@@ -393,26 +394,15 @@ struct StreamCollide {
             return;
         }
         in.layout.position(cell, pos);
-        const auto s = in.layout.cursor(pos);
-        T f[L::Q];
-        in.gather_bulk(cell, s, f);
-        if constexpr (thermal) {
-            T g[Scalar::Q];
-            scalar.template gather_bulk<Layout>(cell, s, g);
-            collide_coupled(f, g);
-            absorb(f, pos);
-            put_bulk(cell, s, f, g);
-        } else {
-            collide_bulk(f, cell, s);
-            absorb(f, pos);
-            put_bulk(cell, s, f);
-        }
+        update_bulk_at<true>(cell, in.layout.cursor(pos), pos);
     }
 
-    /// A bulk cell outside any absorbing layer whose cursor the caller knows: the CPU
-    /// backend sweeps runs of such cells along x that share one cursor (backend/cpu),
-    /// without the cell's position. Same sources, same arithmetic as update_bulk.
-    BARRACUDA_HD void update_bulk_at(index_t cell, const Cursor& s) const {
+    /// A bulk cell whose cursor the caller knows: the CPU backend sweeps runs of such
+    /// cells along x that share one cursor (backend/cpu), without the cell's position.
+    /// Absorbing: inside an absorbing layer (absorb between collision and store), at `pos`.
+    /// Same sources, same arithmetic as update_bulk.
+    template <bool Absorbing = false, class Position = std::nullptr_t>
+    BARRACUDA_HD void update_bulk_at(index_t cell, const Cursor& s, const Position& pos = nullptr) const {
         if constexpr (binary) {
             scalar.update_bulk(in, cell, s);
             return;
@@ -423,9 +413,11 @@ struct StreamCollide {
             T g[Scalar::Q];
             scalar.template gather_bulk<Layout>(cell, s, g);
             collide_coupled(f, g);
+            if constexpr (Absorbing) absorb(f, pos);
             put_bulk(cell, s, f, g);
         } else {
             collide_bulk(f, cell, s);
+            if constexpr (Absorbing) absorb(f, pos);
             put_bulk(cell, s, f);
         }
     }

@@ -969,6 +969,19 @@ public:
                             schedule_.size() * sizeof(std::int32_t));
     }
 
+    RecordForm record_form_in_use() const override {
+        if (!has_records_) return RecordForm::None;
+        if (form_pending_) return RecordForm::Timed;
+        switch (form_) {
+            case Form::WholeWarps: return RecordForm::WholeWarps;
+            case Form::AllWarps: return RecordForm::AllWarps;
+            case Form::Packed: return RecordForm::Packed;
+            case Form::AllPacked: return RecordForm::AllPacked;
+            case Form::Interleaved: return RecordForm::Interleaved;
+        }
+        return RecordForm::Timed;
+    }
+
 private:
     // Steps per captured graph (step() captures shorter ones for the rest of a call).
     static constexpr std::int64_t graph_steps = 32;
@@ -1441,6 +1454,7 @@ private:
         // offered), packed, interleaved with leads of 1, 2, 3 and 4 waves of resident
         // blocks, and every record block first.
         candidates_.clear();
+        has_records_ = !records.empty();
         if (records.empty()) return keep_form(Candidate{default_form, {}, {}});
         candidates_.push_back({Form::WholeWarps, {}, "whole warps"});
         if (all_warps_.size() > 0) candidates_.push_back({Form::AllWarps, {}, "every warp whole"});
@@ -1772,6 +1786,7 @@ private:
     DeviceArray<std::uint32_t> plain_warps_;    // the warps plain_warp_kernel runs, in index order
     // Until a form is kept: the warps with records (whole-warp form) and those with Plain cells.
     std::vector<std::uint32_t> host_record_warps_, plain_warps_all_;
+    bool has_records_ = false;  // plan_record_warps had records: record_form_in_use
     DeviceArray<std::uint32_t> clock_;                // steps since initialisation (stochastic FP16 rounding)
     std::vector<std::uint8_t> host_class_;
     bool odd_ = false, swapped_ = false;
