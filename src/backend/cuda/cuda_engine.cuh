@@ -971,15 +971,7 @@ public:
 
     RecordForm record_form_in_use() const override {
         if (!has_records_) return RecordForm::None;
-        if (form_pending_) return RecordForm::Timed;
-        switch (form_) {
-            case Form::WholeWarps: return RecordForm::WholeWarps;
-            case Form::AllWarps: return RecordForm::AllWarps;
-            case Form::Packed: return RecordForm::Packed;
-            case Form::AllPacked: return RecordForm::AllPacked;
-            case Form::Interleaved: return RecordForm::Interleaved;
-        }
-        return RecordForm::Timed;
+        return form_pending_ ? RecordForm::Timed : form_;
     }
 
 private:
@@ -1270,7 +1262,7 @@ private:
         const auto b = unsigned((cells_ + update_block_size - 1) / update_block_size);
         if constexpr (interacting) macro_field_kernel<<<blocks(), block_size, 0, stream_>>>(k);
         if constexpr (interleavable)
-            if (form_ == Form::Interleaved) return launch_interleaved(k);
+            if (form_ == RecordForm::Interleaved) return launch_interleaved(k);
         const bool side = has_boundary_;
         if (side) {
             check(cudaEventRecord(fork_, stream_), "cudaEventRecord");
@@ -1278,7 +1270,7 @@ private:
             launch_boundary(k, side_[0], side_[1], side_[2]);
             for (int j = 0; j < sides; ++j) check(cudaEventRecord(join_[j], side_[j]), "cudaEventRecord");
         }
-        if (form_ != Form::AllWarps && form_ != Form::AllPacked)
+        if (form_ != RecordForm::AllWarps && form_ != RecordForm::AllPacked)
             bulk_kernel<<<b, update_block_size, 0, stream_>>>(k, cells_, skipped_warps());
         if (side)
             for (int j = 0; j < sides; ++j) check(cudaStreamWaitEvent(stream_, join_[j], 0), "cudaStreamWaitEvent");
@@ -1331,11 +1323,11 @@ private:
         launch_plain(k, reflecting);
         constexpr storage::index_t per_block = update_block_size / 32;
         // Each kernel inlines the record path.
-        if (form_ == Form::WholeWarps || form_ == Form::AllWarps) {
+        if (form_ == RecordForm::WholeWarps || form_ == RecordForm::AllWarps) {
             if (const auto n = storage::index_t(open_warps_.size()))
                 record_warp_kernel<true><<<unsigned((n + per_block - 1) / per_block), update_block_size, 0, open>>>(
                     k, open_warps_.get(), n, records_.get(), cells_);
-            const auto& walls = form_ == Form::AllWarps ? all_warps_ : wall_warps_;
+            const auto& walls = form_ == RecordForm::AllWarps ? all_warps_ : wall_warps_;
             if (const auto n = storage::index_t(walls.size()))
                 record_warp_kernel<false><<<unsigned((n + per_block - 1) / per_block), update_block_size, 0,
                                             reflecting>>>(k, walls.get(), n, records_.get(), cells_);
@@ -1344,21 +1336,20 @@ private:
         if (const auto n = storage::index_t(open_records_.size()))
             reflecting_kernel<true><<<unsigned((n + update_block_size - 1) / update_block_size), update_block_size, 0,
                                       open>>>(k, open_records_.get(), n);
-        const auto& walls = form_ == Form::AllPacked ? all_cells_ : wall_records_;
+        const auto& walls = form_ == RecordForm::AllPacked ? all_cells_ : wall_records_;
         if (const auto n = storage::index_t(walls.size()))
             reflecting_kernel<false><<<unsigned((n + update_block_size - 1) / update_block_size), update_block_size, 0,
                                        reflecting>>>(k, walls.get(), n);
     }
     /// The bulk kernel's bit per warp of the warps updated whole (plan_skipped_warps).
     const std::uint32_t* skipped_warps() const { return skipped_warps_.get(); }
-    /// The records' forms (RecordForm) in this engine: a candidate and its blocks.
-    enum class Form { WholeWarps, AllWarps, Packed, AllPacked, Interleaved };
+    /// A form of the records' update (RecordForm, Timed and None aside) and its blocks.
     struct Candidate {
-        Form form;
+        RecordForm form;
         std::vector<std::int32_t> schedule;  // Interleaved: step_kernel's blocks
         std::string name;                    // for BARRACUDA_FORM_TIMES
     };
-    /// Form::AllWarps: the walls' record warps and, in index order among them, every other
+    /// RecordForm::AllWarps: the walls' record warps and, in index order among them, every other
     /// warp with a bulk cell and no open face's record (a RecordWarp without record lanes,
     /// whose bulk cells record_warp_kernel updates as streaming records: the bulk update,
     /// bit for bit), so that no bulk kernel runs. Where nearly every warp holds a record (a
@@ -1391,7 +1382,7 @@ private:
         }
         return all;
     }
-    /// Form::AllPacked: the walls' records and a streaming record for every bulk cell, in
+    /// RecordForm::AllPacked: the walls' records and a streaming record for every bulk cell, in
     /// index order, packed 32 to a warp (reflecting_kernel), and no bulk kernel: every lane
     /// a fluid cell, where a porous medium's whole warps leave a third or more of theirs on
     /// solid nodes, at 24 B read a cell more. Offered where every_warp is and the list
@@ -1456,10 +1447,11 @@ private:
         candidates_.clear();
         has_records_ = !records.empty();
         if (records.empty()) return keep_form(Candidate{default_form, {}, {}});
-        candidates_.push_back({Form::WholeWarps, {}, "whole warps"});
-        if (all_warps_.size() > 0) candidates_.push_back({Form::AllWarps, {}, "every warp whole"});
-        if (all_cells_.size() > 0) candidates_.push_back({Form::AllPacked, {}, "every fluid cell packed"});
-        candidates_.push_back({Form::Packed, {}, "packed"});
+        auto named = [](RecordForm f) { return Candidate{f, {}, record_form_name(f)}; };
+        candidates_.push_back(named(RecordForm::WholeWarps));
+        if (all_warps_.size() > 0) candidates_.push_back(named(RecordForm::AllWarps));
+        if (all_cells_.size() > 0) candidates_.push_back(named(RecordForm::AllPacked));
+        candidates_.push_back(named(RecordForm::Packed));
         if constexpr (interleavable) {
             // The launched kernel's occupancy (in place: the even steps' kernel).
             using Launched = std::conditional_t<two_copy, Kernel, decltype(std::declval<Kernel>().template fixed<0>())>;
@@ -1470,7 +1462,8 @@ private:
             const storage::index_t wave = storage::index_t(std::max(1, per_sm * sms));
             for (const storage::index_t lead : {wave, 2 * wave, 3 * wave, 4 * wave, cells_})
                 candidates_.push_back(
-                    {Form::Interleaved, interleaved_schedule(cells_, update_block_size, open_packed, walls_packed, lead),
+                    {RecordForm::Interleaved,
+                     interleaved_schedule(cells_, update_block_size, open_packed, walls_packed, lead),
                      lead == cells_ ? "interleaved, every record block first"
                                     : "interleaved, " + std::to_string(lead / wave) + " waves ahead"});
         }
@@ -1482,19 +1475,18 @@ private:
             trial_ = 0, trial_steps_ = 0, trial_ms_.assign(candidates_.size(), 0.0f);
             return;
         }
-        Form f = default_form;  // Timed on a subdomain, the default
-        if (asked == RecordForm::WholeWarps) f = Form::WholeWarps;
-        if (asked == RecordForm::Packed) f = Form::Packed;
-        if (asked == RecordForm::Interleaved) f = interleavable ? Form::Interleaved : Form::Packed;
-        if (asked == RecordForm::AllWarps && all_warps_.size() > 0) f = Form::AllWarps;
-        if (asked == RecordForm::AllPacked && all_cells_.size() > 0) f = Form::AllPacked;
+        RecordForm f = default_form;  // Timed on a subdomain, the default
+        if (asked == RecordForm::WholeWarps || asked == RecordForm::Packed) f = asked;
+        if (asked == RecordForm::Interleaved) f = interleavable ? RecordForm::Interleaved : RecordForm::Packed;
+        if (asked == RecordForm::AllWarps && all_warps_.size() > 0) f = asked;
+        if (asked == RecordForm::AllPacked && all_cells_.size() > 0) f = asked;
         for (auto& c : candidates_)  // the first of its form (interleaved: a lead of one wave)
             if (c.form == f) return keep_form(std::move(c));
     }
     /// Steps with one candidate's form; the graphs captured before are another's.
     void use_form(const Candidate& c) {
         form_ = c.form;
-        if (c.form == Form::Interleaved) schedule_ = upload(c.schedule, "copy the step's schedule");
+        if (c.form == RecordForm::Interleaved) schedule_ = upload(c.schedule, "copy the step's schedule");
         plan_skipped_warps();
         destroy_graphs();
     }
@@ -1503,7 +1495,7 @@ private:
     /// among them) and the other warps with Plain cells; packed or interleaved, every warp
     /// with Plain cells (its records, if any, packed apart).
     void plan_skipped_warps() {
-        const bool whole = form_ == Form::WholeWarps || form_ == Form::AllWarps;
+        const bool whole = form_ == RecordForm::WholeWarps || form_ == RecordForm::AllWarps;
         std::vector<std::uint32_t> bits, plain;
         auto has = [&](std::uint32_t w) { return !bits.empty() && ((bits[w / 32] >> (w % 32)) & 1u); };
         auto mark = [&](std::uint32_t w) {
@@ -1556,17 +1548,17 @@ private:
         use_form(c);
         form_pending_ = false;
         candidates_.clear();
-        if (form_ != Form::WholeWarps && form_ != Form::AllWarps)
+        if (form_ != RecordForm::WholeWarps && form_ != RecordForm::AllWarps)
             records_ = decltype(records_)(), open_warps_ = decltype(open_warps_)();
-        if (form_ != Form::WholeWarps) wall_warps_ = decltype(wall_warps_)();
-        if (form_ != Form::AllWarps) all_warps_ = decltype(all_warps_)();
-        if (form_ != Form::AllPacked) all_cells_ = decltype(all_cells_)();
-        if (form_ == Form::AllPacked) wall_records_ = decltype(wall_records_)();
+        if (form_ != RecordForm::WholeWarps) wall_warps_ = decltype(wall_warps_)();
+        if (form_ != RecordForm::AllWarps) all_warps_ = decltype(all_warps_)();
+        if (form_ != RecordForm::AllPacked) all_cells_ = decltype(all_cells_)();
+        if (form_ == RecordForm::AllPacked) wall_records_ = decltype(wall_records_)();
         std::vector<std::uint32_t>().swap(host_record_warps_);
         std::vector<std::uint32_t>().swap(plain_warps_all_);
-        if (form_ == Form::WholeWarps || form_ == Form::AllWarps)
+        if (form_ == RecordForm::WholeWarps || form_ == RecordForm::AllWarps)
             open_records_ = decltype(open_records_)(), wall_records_ = decltype(wall_records_)();
-        if (form_ != Form::Interleaved) schedule_ = decltype(schedule_)();
+        if (form_ != RecordForm::Interleaved) schedule_ = decltype(schedule_)();
     }
     /// RecordForm::Timed: the run's own steps in each candidate form, and the fastest kept,
     /// a later candidate only where it saves more than 2% over the best before it (timing
@@ -1762,14 +1754,14 @@ private:
     /// face warp's bulk cells cost more than they save: docs/performance.md) and takes a
     /// whole-warp form only where the timed trial finds it faster (porous media, nearly
     /// every warp a record warp); the others start from whole warps.
-    static constexpr Form default_form = sizeof(S) == 2 ? Form::Packed : Form::WholeWarps;
+    static constexpr RecordForm default_form = sizeof(S) == 2 ? RecordForm::Packed : RecordForm::WholeWarps;
     /// The interleaved form compiled: dense layouts. Sparse storage's bulk blocks read their
     /// neighbour tiles into shared memory first; step_kernel would do that too, but it has
     /// not run on a GPU with them yet (session 33 had no device time left for it).
     static constexpr bool interleavable = !std::is_same_v<typename Kernel::Layout, storage::TiledBox>;
     /// The forms of the records' update (plan_record_warps), the one in use and, while
     /// RecordForm::Timed has not chosen, the candidates and their times (try_forms).
-    Form form_ = default_form;
+    RecordForm form_ = default_form;
     bool form_pending_ = false;
     std::vector<Candidate> candidates_;
     std::size_t trial_ = 0;
@@ -1778,10 +1770,10 @@ private:
     std::vector<float> trial_ms_;
     cudaEvent_t trial_start_ = nullptr, trial_end_ = nullptr;  // made at the first trial
     DeviceArray<kernel::ReflectingCell> open_records_, wall_records_;  // the records packed
-    DeviceArray<kernel::ReflectingCell> all_cells_;  // Form::AllPacked: wall_records_ and the bulk cells (every_cell)
+    DeviceArray<kernel::ReflectingCell> all_cells_;  // AllPacked: wall_records_ and the bulk cells (every_cell)
     DeviceArray<std::int32_t> schedule_;  // step_kernel's blocks (interleaved_schedule)
     DeviceArray<RecordWarp> open_warps_, wall_warps_;  // the warps that hold them (record_warp_kernel)
-    DeviceArray<RecordWarp> all_warps_;  // Form::AllWarps: wall_warps_ and the warps of bulk cells alone (every_warp)
+    DeviceArray<RecordWarp> all_warps_;  // AllWarps: wall_warps_ and the warps of bulk cells alone (every_warp)
     DeviceArray<std::uint32_t> skipped_warps_;  // a bit per warp that bulk_kernel skips (plan_skipped_warps)
     DeviceArray<std::uint32_t> plain_warps_;    // the warps plain_warp_kernel runs, in index order
     // Until a form is kept: the warps with records (whole-warp form) and those with Plain cells.
